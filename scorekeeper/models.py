@@ -1,0 +1,119 @@
+"""Database models: what was entered for every round and what the rules derived from it."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from scorekeeper.extensions import db
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Player(db.Model):
+    """A person the family has played with, remembered across sessions."""
+
+    __tablename__ = "players"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    name: so.Mapped[str] = so.mapped_column(sa.String(40))
+    name_key: so.Mapped[str] = so.mapped_column(sa.String(160), unique=True)
+    created_at: so.Mapped[datetime] = so.mapped_column(default=_now)
+
+    seats: so.WriteOnlyMapped[Seat] = so.relationship(back_populates="player")
+
+
+class GameSession(db.Model):
+    """An evening's play: its players, its settings, and the agreed number of rounds."""
+
+    __tablename__ = "sessions"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    name: so.Mapped[str] = so.mapped_column(sa.String(80))
+    played_on: so.Mapped[date] = so.mapped_column(sa.Date, index=True)
+    rounds_planned: so.Mapped[int]
+    rules: so.Mapped[dict[str, Any]] = so.mapped_column(sa.JSON)
+    created_at: so.Mapped[datetime] = so.mapped_column(default=_now, index=True)
+    updated_at: so.Mapped[datetime] = so.mapped_column(default=_now, onupdate=_now)
+    finished_at: so.Mapped[datetime | None]
+    # Bumped by every write to the session or its rounds: a cheap "has anything changed?".
+    version: so.Mapped[int] = so.mapped_column(default=1)
+
+    seats: so.Mapped[list[Seat]] = so.relationship(
+        back_populates="session", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: so.Mapped[list[Round]] = so.relationship(
+        back_populates="session", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):
+    """A player's place at one session, in seating order; renaming it leaves past rounds be."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "position"),
+        sa.UniqueConstraint("session_id", "player_id"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("sessions.id", ondelete="CASCADE"))
+    player_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("players.id"), index=True)
+    position: so.Mapped[int]
+    # The name shown in this session; a rename re-links the seat to the player of that name.
+    name: so.Mapped[str] = so.mapped_column(sa.String(40))
+
+    session: so.Mapped[GameSession] = so.relationship(back_populates="seats")
+    player: so.Mapped[Player] = so.relationship(back_populates="seats")
+
+
+class Round(db.Model):
+    """One round: how it ended and who won; its number is unique within the session."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (
+        sa.UniqueConstraint("session_id", "number"),
+        sa.UniqueConstraint("session_id", "idempotency_key"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    session_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("sessions.id", ondelete="CASCADE"))
+    number: so.Mapped[int]
+    ending: so.Mapped[str] = so.mapped_column(sa.String(16))
+    winner_seat_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("seats.id"))
+    idempotency_key: so.Mapped[str | None] = so.mapped_column(sa.String(64))
+    created_at: so.Mapped[datetime] = so.mapped_column(default=_now)
+    updated_at: so.Mapped[datetime] = so.mapped_column(default=_now, onupdate=_now)
+    version: so.Mapped[int] = so.mapped_column(default=1)
+
+    session: so.Mapped[GameSession] = so.relationship(back_populates="rounds")
+    winner_seat: so.Mapped[Seat | None] = so.relationship()
+    entries: so.Mapped[list[Entry]] = so.relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="Entry.seat_id"
+    )
+
+
+class Entry(db.Model):
+    """One player's line of a round: the rack as entered (value, tiles, count) and the score."""
+
+    __tablename__ = "entries"
+    __table_args__ = (sa.UniqueConstraint("round_id", "seat_id"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    round_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("rounds.id", ondelete="CASCADE"))
+    seat_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("seats.id"), index=True)
+    rack_value: so.Mapped[int | None]
+    tiles: so.Mapped[str | None] = so.mapped_column(sa.String(400))
+    tile_count: so.Mapped[int | None]
+    # True when the tile count was typed (not derived from tiles), so an edit shows it again.
+    tile_count_entered: so.Mapped[bool] = so.mapped_column(default=False)
+    score: so.Mapped[int]
+    flagged: so.Mapped[bool] = so.mapped_column(default=False)
+
+    round: so.Mapped[Round] = so.relationship(back_populates="entries")
+    seat: so.Mapped[Seat] = so.relationship()

@@ -1,0 +1,463 @@
+"""Scoring a round (RULES.md 6): someone went out, the pool ran out, or scores as on paper.
+
+Every check that can fail is collected first, so a form can show each problem next to the
+player it concerns; typo flags are separate, since a confirmation accepts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper.rules.errors import Problem, RulesError
+from scorekeeper.rules.players import find_player
+from scorekeeper.rules.settings import Settings
+from scorekeeper.rules.tiles import (
+    Tile,
+    check_supply,
+    most_valuable_rack,
+    parse_tiles,
+    rack_value,
+)
+
+ENDINGS = ("went_out", "pool_empty", "scores")
+
+
+@dataclass(frozen=True)
+class Rack:
+    """One player's rack as entered: a value, or tiles (which also give the count)."""
+
+    value: int
+    tiles: tuple[Tile, ...] | None = None
+    count: int | None = None
+
+    @classmethod
+    def from_entry(cls, entry: Any, settings: Settings, player: str = "") -> Rack:
+        """A rack from what a form or the API sends: a whole number or tiles in notation."""
+        if isinstance(entry, Rack):
+            return entry
+        if isinstance(entry, bool) or entry is None:
+            raise _bad_rack(player)
+        if isinstance(entry, int):
+            return cls(entry)
+        if isinstance(entry, str) and entry.strip().lstrip("-").isdigit():
+            return cls(int(entry.strip()))
+        if isinstance(entry, str | list | tuple):
+            try:
+                tiles = tuple(parse_tiles(entry))
+            except RulesError as err:
+                raise RulesError([_for_player(p, player) for p in err.problems]) from None
+            return cls(rack_value(tiles, settings.joker_penalty), tiles, len(tiles))
+        raise _bad_rack(player)
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """How a round ended, as the family entered it."""
+
+    ending: str
+    winner: str | None = None
+    racks: Mapping[str, Rack] = field(default_factory=dict)
+    tile_counts: Mapping[str, int] = field(default_factory=dict)
+    scores: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A round's derived result: the winner, every player's score, the flagged entries."""
+
+    ending: str
+    winner: str | None
+    scores: dict[str, int]
+    racks: dict[str, Rack]
+    tile_counts: dict[str, int]
+    flags: tuple[str, ...]
+
+
+def score_round(
+    players: Sequence[str], entry: RoundEntry, settings: Settings, confirm: bool = False
+) -> ScoredRound:
+    """Check a round against the rules and derive every score; the round sums to zero."""
+    if entry.ending == "went_out":
+        scored = _went_out(players, entry, settings)
+    elif entry.ending == "pool_empty":
+        scored = _pool_empty(players, entry, settings)
+    elif entry.ending == "scores":
+        scored = _paper(players, entry, settings)
+    else:
+        raise RulesError.one(
+            "bad_ending",
+            "A round ends with went_out, pool_empty or scores.",
+            "ending",
+        )
+    if scored.flags and not confirm:
+        raise RulesError(
+            [
+                Problem(
+                    "confirm_required",
+                    "%(player)s: %(value)d is below %(threshold)d. Is that right? "
+                    "Confirm to keep it.",
+                    {
+                        "player": p,
+                        "value": _flagged_value(scored, p),
+                        "threshold": settings.typo_threshold,
+                    },
+                    p,
+                )
+                for p in scored.flags
+            ]
+        )
+    return scored
+
+
+def _flagged_value(scored: ScoredRound, player: str) -> int:
+    rack = scored.racks.get(player)
+    return min(scored.scores[player], -rack.value if rack else 0)
+
+
+def _went_out(players: Sequence[str], entry: RoundEntry, settings: Settings) -> ScoredRound:
+    winner = _winner_named(entry.winner, players)
+    racks = _racks_by_player(players, entry.racks)
+    problems: list[Problem] = []
+    if winner in racks:
+        if racks[winner].value != 0 or racks[winner].count:
+            problems.append(
+                Problem(
+                    "winner_has_tiles",
+                    "%(player)s went out, so their rack is empty.",
+                    {"player": winner},
+                    winner,
+                )
+            )
+        del racks[winner]
+    problems += _missing(players, racks, skip=winner)
+    problems += _rack_problems(racks, entry.tile_counts, players, settings)
+    if problems:
+        raise RulesError(problems)
+    losses = {p: racks[p].value for p in players if p != winner}
+    scores = {p: -losses[p] if p != winner else 0 for p in players}
+    scores[winner] = settings.winner_bonus if settings.winner_bonus else sum(losses.values())
+    return ScoredRound(
+        "went_out",
+        winner,
+        scores,
+        racks,
+        _counts(racks, entry.tile_counts, players),
+        _flags(players, scores, racks, settings),
+    )
+
+
+def _pool_empty(players: Sequence[str], entry: RoundEntry, settings: Settings) -> ScoredRound:
+    racks = _racks_by_player(players, entry.racks)
+    problems = _missing(players, racks)
+    problems += _rack_problems(racks, entry.tile_counts, players, settings)
+    counts = _counts(racks, entry.tile_counts, players)
+    fewest = settings.empty_pool == "fewest_tiles"
+    if fewest:
+        problems += [
+            Problem(
+                "missing_player",
+                "%(player)s: how many tiles are left? The fewest tiles take the round.",
+                {"player": p},
+                p,
+            )
+            for p in players
+            if p not in counts and p in racks
+        ]
+    if problems:
+        raise RulesError(problems)
+    winner = _pool_winner(players, racks, counts, entry.winner, fewest)
+    if fewest:
+        losses = {p: racks[p].value for p in players if p != winner}
+    else:
+        losses = {p: racks[p].value - racks[winner].value for p in players if p != winner}
+    scores = {p: -losses[p] if p != winner else 0 for p in players}
+    scores[winner] = settings.winner_bonus if settings.winner_bonus else sum(losses.values())
+    return ScoredRound(
+        "pool_empty", winner, scores, racks, counts, _flags(players, scores, racks, settings)
+    )
+
+
+def _pool_winner(
+    players: Sequence[str],
+    racks: Mapping[str, Rack],
+    counts: Mapping[str, int],
+    named: str | None,
+    fewest: bool,
+) -> str:
+    """Lowest rack (then fewer tiles), or fewest tiles (then lower rack); else the family picks."""
+
+    def narrow(candidates: list[str], key: Mapping[str, int]) -> list[str]:
+        if not all(p in key for p in candidates):
+            return candidates
+        low = min(key[p] for p in candidates)
+        return [p for p in candidates if key[p] == low]
+
+    values = {p: racks[p].value for p in players}
+    first, second = (counts, values) if fewest else (values, counts)
+    candidates = narrow(narrow(list(players), first), second)
+    chosen = None if named is None else _winner_named(named, players)
+    if chosen is not None and chosen not in candidates:
+        raise RulesError.one(
+            "wrong_winner",
+            "%(named)s cannot take the round: %(who)s %(has)s the %(what)s.",
+            "winner",
+            named=chosen,
+            who=_and_list(candidates),
+            has="has" if len(candidates) == 1 else "have",
+            what="fewest tiles" if fewest else "lowest rack",
+        )
+    if len(candidates) == 1:
+        return candidates[0]
+    if chosen is None:
+        raise RulesError.one(
+            "tie",
+            "%(who)s tie for the round: enter tile counts, or say who takes it.",
+            "winner",
+            who=_and_list(candidates),
+        )
+    return chosen
+
+
+def _paper(players: Sequence[str], entry: RoundEntry, settings: Settings) -> ScoredRound:
+    problems: list[Problem] = []
+    scores: dict[str, int] = {}
+    for name, value in entry.scores.items():
+        player = find_player(name, players)
+        if player is None:
+            problems.append(_unknown(name))
+        elif isinstance(value, bool) or not isinstance(value, int):
+            problems.append(
+                Problem(
+                    "bad_score",
+                    "%(player)s: a score is a whole number.",
+                    {"player": player},
+                    player,
+                )
+            )
+        else:
+            scores[player] = value
+    problems += _missing(players, scores)
+    limit = most_valuable_rack(settings.tile_sets, settings.joker_penalty)
+    problems += [
+        Problem(
+            "impossible_rack",
+            "%(player)s: %(value)d is more than every tile in the game is worth.",
+            {"player": p, "value": v},
+            p,
+        )
+        for p, v in scores.items()
+        if v < -limit
+    ]
+    if problems:
+        raise RulesError(problems)
+    total = sum(scores.values())
+    if total and not settings.winner_bonus:
+        raise RulesError.one(
+            "zero_sum",
+            "Adds up to %(total)+d: someone counted a rack wrong.",
+            "scores",
+            total=total,
+        )
+    positive = [p for p in players if scores[p] > 0]
+    if len(positive) > 1:
+        raise RulesError.one(
+            "zero_sum",
+            "%(who)s all score plus: only the winner of a round scores plus.",
+            "scores",
+            who=_and_list(positive),
+        )
+    if not positive:
+        raise RulesError.one(
+            "zero_sum", "Nobody scored plus: the winner of the round scores plus.", "scores"
+        )
+    ordered = {p: scores[p] for p in players}
+    return ScoredRound(
+        "scores", positive[0], ordered, {}, {}, _flags(players, ordered, {}, settings)
+    )
+
+
+def _winner_named(name: object, players: Sequence[str]) -> str:
+    if name is None or name == "":
+        raise RulesError.one("missing_player", "Who went out? Pick the winner.", "winner")
+    player = find_player(name, players)
+    if player is None:
+        raise RulesError(_unknown(name, "winner"))
+    return player
+
+
+def _racks_by_player(players: Sequence[str], racks: Mapping[str, Rack]) -> dict[str, Rack]:
+    by_player: dict[str, Rack] = {}
+    problems = []
+    for name, rack in racks.items():
+        player = find_player(name, players)
+        if player is None:
+            problems.append(_unknown(name))
+        else:
+            by_player[player] = rack
+    if problems:
+        raise RulesError(problems)
+    return by_player
+
+
+def _missing(
+    players: Sequence[str], given: Mapping[str, object], skip: str | None = None
+) -> list[Problem]:
+    return [
+        Problem("missing_player", "%(player)s: enter what is left.", {"player": p}, p)
+        for p in players
+        if p != skip and p not in given
+    ]
+
+
+def _rack_problems(
+    racks: Mapping[str, Rack],
+    tile_counts: Mapping[str, int],
+    players: Sequence[str],
+    settings: Settings,
+) -> list[Problem]:
+    """Values that cannot exist: negative, empty, above every tile, or beyond the tile count."""
+    problems = []
+    limit = most_valuable_rack(settings.tile_sets, settings.joker_penalty)
+    counts = _counts(racks, tile_counts, players)
+    highest_tile = max(13, settings.joker_penalty)
+    lowest_tile = min(1, settings.joker_penalty)
+    for player, rack in racks.items():
+        count = counts.get(player)
+        if isinstance(rack.value, bool) or not isinstance(rack.value, int):
+            problems.append(_bad_rack(player).problems[0])
+        elif rack.value < 0:
+            problems.append(
+                Problem(
+                    "negative_rack",
+                    "%(player)s: a rack cannot be worth less than 0.",
+                    {"player": player},
+                    player,
+                )
+            )
+        elif rack.value == 0 and lowest_tile > 0 or count == 0:
+            problems.append(
+                Problem(
+                    "empty_rack",
+                    "%(player)s: an empty rack means %(player)s went out.",
+                    {"player": player},
+                    player,
+                )
+            )
+        elif rack.value > limit:
+            problems.append(
+                Problem(
+                    "impossible_rack",
+                    "%(player)s: %(value)d is more than every tile in the game is worth "
+                    "(%(limit)d).",
+                    {"player": player, "value": rack.value, "limit": limit},
+                    player,
+                )
+            )
+        elif count is not None and not count * lowest_tile <= rack.value <= count * highest_tile:
+            problems.append(
+                Problem(
+                    "impossible_rack",
+                    "%(player)s: %(count)d tiles cannot be worth %(value)d.",
+                    {"player": player, "count": count, "value": rack.value},
+                    player,
+                )
+            )
+    for name, count in tile_counts.items():
+        player = find_player(name, players)
+        rack = racks.get(player) if player else None
+        if player is None:
+            problems.append(_unknown(name))
+        elif isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            problems.append(
+                Problem(
+                    "bad_tile_count",
+                    "%(player)s: a tile count is a whole number, 0 or more.",
+                    {"player": player},
+                    player,
+                )
+            )
+        elif rack is not None and rack.count is not None and rack.count != count:
+            problems.append(
+                Problem(
+                    "bad_tile_count",
+                    "%(player)s: %(entered)d tiles entered, but the tile count says %(count)d.",
+                    {"player": player, "entered": rack.count, "count": count},
+                    player,
+                )
+            )
+    if not problems:
+        entered = [rack.tiles for rack in racks.values() if rack.tiles]
+        check_supply(entered, settings.tile_sets, settings.played_with)
+        if sum(rack.value for rack in racks.values()) > limit:
+            problems.append(
+                Problem(
+                    "impossible_rack",
+                    "These racks add up to more than every tile in the game is worth (%(limit)d).",
+                    {"limit": limit},
+                    "racks",
+                )
+            )
+    return problems
+
+
+def _counts(
+    racks: Mapping[str, Rack], tile_counts: Mapping[str, int], players: Sequence[str]
+) -> dict[str, int]:
+    """Tile counts per player: from the tiles entered, else from the counts given."""
+    counts: dict[str, int] = {}
+    for name, count in tile_counts.items():
+        player = find_player(name, players)
+        if player is not None and isinstance(count, int) and not isinstance(count, bool):
+            counts[player] = count
+    for player, rack in racks.items():
+        if rack.count is not None:
+            counts[player] = rack.count
+    return {p: counts[p] for p in players if p in counts}
+
+
+def _flags(
+    players: Sequence[str],
+    scores: Mapping[str, int],
+    racks: Mapping[str, Rack],
+    settings: Settings,
+) -> tuple[str, ...]:
+    """Entries below the typo threshold: a rack typed as -value, or a score typed directly."""
+    low = settings.typo_threshold
+    return tuple(p for p in players if scores[p] < low or (p in racks and -racks[p].value < low))
+
+
+def _and_list(names: Sequence[str]) -> str:
+    """`Ann`, `Ann and Bo`, `Ann, Bo and Cy`."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _unknown(name: object, field: str | None = None) -> Problem:
+    shown = str(name)[:40]
+    return Problem(
+        "unknown_player",
+        "%(name)s is not playing in this session.",
+        {"name": shown},
+        field or shown,
+    )
+
+
+def _for_player(problem: Problem, player: str) -> Problem:
+    if not player:
+        return problem
+    return Problem(
+        problem.code,
+        "%(player)s: " + problem.template,
+        {**problem.params, "player": player},
+        player,
+    )
+
+
+def _bad_rack(player: str) -> RulesError:
+    return RulesError.one(
+        "bad_rack",
+        "%(player)s: a rack is a whole number or tiles like r7 k13 j.",
+        player or None,
+        player=player or "Rack",
+    )

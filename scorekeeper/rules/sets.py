@@ -1,0 +1,237 @@
+"""Sets on the table (RULES.md 2-4): every reading of a set, why a set is invalid, the meld."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scorekeeper.rules.errors import Problem
+from scorekeeper.rules.settings import Settings
+from scorekeeper.rules.tiles import COLOURS, Tile, check_supply, sort_tiles
+
+MAX_RUN = 13
+MAX_GROUP = 4
+MIN_SET = 3
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a set: what each tile stands for (jokers replaced) and the points."""
+
+    kind: str  # "group" or "run"
+    tiles: tuple[Tile, ...]
+    points: int
+
+    def notation(self, played_with: str = "tiles") -> list[str]:
+        return [t.notation(played_with) for t in self.tiles]
+
+
+@dataclass(frozen=True)
+class SetCheck:
+    """The verdict on one set: its readings (empty when invalid) and, if invalid, why."""
+
+    tiles: tuple[Tile, ...]
+    readings: tuple[Reading, ...]
+    reason: Problem | None
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.readings)
+
+    @property
+    def best(self) -> Reading | None:
+        """The highest-scoring reading: the one a player declares when points matter."""
+        return max(self.readings, key=lambda r: r.points, default=None)
+
+    @property
+    def points(self) -> int:
+        return self.best.points if self.best else 0
+
+
+@dataclass(frozen=True)
+class MeldCheck:
+    """The verdict on an initial meld: every set valid and worth the minimum together."""
+
+    sets: tuple[SetCheck, ...]
+    points: int
+    minimum: int
+    reason: Problem | None
+
+    @property
+    def valid(self) -> bool:
+        return self.reason is None
+
+
+def check_set(tiles: Sequence[Tile], settings: Settings | None = None) -> SetCheck:
+    """Read a set as a multiset: entry order never matters."""
+    settings = settings or Settings()
+    check_supply([tiles], settings.tile_sets, settings.played_with)
+    tiles = tuple(sort_tiles(tiles))
+    readings = (*_group_readings(tiles), *_run_readings(tiles, settings.run_wrap))
+    reason = None if readings else _reason(tiles, settings)
+    return SetCheck(tiles, readings, reason)
+
+
+def check_meld(sets: Sequence[Sequence[Tile]], settings: Settings | None = None) -> MeldCheck:
+    """The initial meld: valid sets, all from one rack, at least the Minimum initial meld."""
+    settings = settings or Settings()
+    minimum = settings.min_initial_meld
+    check_supply(sets, settings.tile_sets, settings.played_with)
+    checks = tuple(check_set(s, settings) for s in sets)
+    points = sum(c.points for c in checks)
+    reason: Problem | None = None
+    if not checks:
+        reason = Problem("bad_meld", "An initial meld needs at least one set.")
+    elif (bad := next((i for i, c in enumerate(checks) if not c.valid), None)) is not None:
+        reason = _invalid_set_in_meld(bad, checks[bad])
+    elif points < minimum:
+        reason = Problem(
+            "bad_meld",
+            "These sets make %(points)d points; the initial meld needs %(minimum)d.",
+            {"points": points, "minimum": minimum},
+        )
+    return MeldCheck(checks, points, minimum, reason)
+
+
+def _invalid_set_in_meld(index: int, check: SetCheck) -> Problem:
+    assert check.reason is not None
+    return Problem(
+        "bad_meld",
+        "Set %(number)d is not valid: %(reason)s",
+        {"number": index + 1, "reason": check.reason.message},
+    )
+
+
+def _numbered(tiles: Sequence[Tile]) -> list[Tile]:
+    return [t for t in tiles if not t.is_joker]
+
+
+def _group_readings(tiles: Sequence[Tile]) -> list[Reading]:
+    numbered = _numbered(tiles)
+    if not numbered or not MIN_SET <= len(tiles) <= MAX_GROUP:
+        return []
+    number = numbered[0].number
+    colours = [t.colour for t in numbered]
+    if any(t.number != number for t in numbered) or len(set(colours)) != len(colours):
+        return []
+    missing = [c for c in COLOURS if c not in colours]
+    stand_ins = [Tile(number, c) for c in missing[: len(tiles) - len(numbered)]]
+    return [Reading("group", tuple(sort_tiles(numbered + stand_ins)), number * len(tiles))]
+
+
+def _run_positions(length: int, wrap: bool) -> list[range]:
+    """Every window of consecutive numbers a run of this length may cover; 14 is a high 1."""
+    top = 14 if wrap else 13
+    windows = [range(s, s + length) for s in range(1, top - length + 2)]
+    return [w for w in windows if not (1 in w and 14 in w)]
+
+
+def _fits(numbers: list[int], window: range) -> bool:
+    placed = [14 if n == 1 and 14 in window else n for n in numbers]
+    return all(p in window for p in placed)
+
+
+def _run_readings(tiles: Sequence[Tile], wrap: bool) -> list[Reading]:
+    numbered = _numbered(tiles)
+    if not numbered or not MIN_SET <= len(tiles) <= MAX_RUN:
+        return []
+    colour = numbered[0].colour
+    numbers = [t.number for t in numbered]
+    if any(t.colour != colour for t in numbered) or len(set(numbers)) != len(numbers):
+        return []
+    readings = []
+    for window in _run_positions(len(tiles), wrap):
+        if _fits(numbers, window):
+            stands = tuple(Tile(1 if n == 14 else n, colour) for n in window)
+            readings.append(Reading("run", stands, sum(t.number for t in stands)))
+    return readings
+
+
+def _names(tiles: Sequence[Tile], played_with: str) -> str:
+    return ", ".join(t.name(played_with) for t in tiles)
+
+
+def _reason(tiles: tuple[Tile, ...], settings: Settings) -> Problem:
+    """The plain-words reason a set is not valid, the most specific that applies."""
+    pw = settings.played_with
+    numbered = _numbered(tiles)
+    if len(tiles) < MIN_SET:
+        return Problem(
+            "bad_set", "A set needs at least 3 tiles; this has %(n)d.", {"n": len(tiles)}
+        )
+    if not numbered:
+        return Problem("bad_set", "A set needs at least one numbered tile besides jokers.")
+    same_number = len({t.number for t in numbered}) == 1
+    same_colour = len({t.colour for t in numbered}) == 1
+    if same_number and not same_colour:
+        if len(tiles) > MAX_GROUP:
+            return Problem(
+                "bad_set",
+                "%(n)d tiles cannot be a group: a group has 3 or 4 tiles.",
+                {"n": len(tiles)},
+            )
+        twice = Counter(t.colour for t in numbered).most_common(1)[0][0]
+        return Problem(
+            "bad_set",
+            "%(colour)s appears twice: a group needs a different colour on every tile.",
+            {"colour": Tile(numbered[0].number, twice).name(pw)},
+        )
+    if same_colour:
+        counts = Counter(t.number for t in numbered)
+        repeated = [n for n, k in counts.items() if k > 1]
+        if repeated and len(counts) > 1:
+            return Problem(
+                "bad_set",
+                "%(tile)s appears twice: a run has every number once.",
+                {"tile": Tile(repeated[0], numbered[0].colour).name(pw)},
+            )
+        if repeated:
+            return Problem(
+                "bad_set",
+                "%(tile)s appears twice: a group needs different colours, a run different numbers.",
+                {"tile": numbered[0].name(pw)},
+            )
+        if len(tiles) > MAX_RUN:
+            return Problem(
+                "bad_set", "A run has at most 13 tiles; this has %(n)d.", {"n": len(tiles)}
+            )
+        numbers = [t.number for t in numbered]
+        wraps = _run_positions(len(tiles), wrap=True)
+        if not settings.run_wrap and any(_fits(numbers, w) for w in wraps):
+            return Problem(
+                "bad_set",
+                "%(tiles)s needs the run wrap setting: 1 follows 13 only with it on.",
+                {"tiles": _names(_wrap_order(numbered), pw)},
+            )
+        if 1 in numbers and _fits_around(numbers, len(tiles)):
+            return Problem(
+                "bad_set",
+                "%(tiles)s: a 1 cannot be low and high in the same run.",
+                {"tiles": _names(_wrap_order(numbered), pw)},
+            )
+        return Problem(
+            "bad_set",
+            "%(tiles)s do not follow on: a run needs consecutive numbers, "
+            "and the jokers cannot fill the gaps.",
+            {"tiles": _names(numbered, pw)},
+        )
+    return Problem(
+        "bad_set",
+        "%(tiles)s mix colours and numbers: a group needs one number, a run one colour.",
+        {"tiles": _names(numbered, pw)},
+    )
+
+
+def _fits_around(numbers: list[int], length: int) -> bool:
+    """True when the numbers would fit a run only by going round from 13 to 1 and on."""
+    for start in range(1, 14):
+        window = {(start - 1 + i) % 13 + 1 for i in range(length)}
+        if all(n in window for n in numbers):
+            return True
+    return False
+
+
+def _wrap_order(numbered: list[Tile]) -> list[Tile]:
+    """Tiles in the order a player would lay a run that wraps: the high numbers, then 1, 2..."""
+    return sorted(numbered, key=lambda t: t.number + (13 if t.number <= 6 else 0))

@@ -1,0 +1,232 @@
+"""Tiles and jokers: the notation of RULES.md 1 (tiles or cards), rack values, the supply check."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from scorekeeper.rules.errors import RulesError
+
+
+class Colour(Enum):
+    """The four tile colours, each with its letter and the card suit that stands for it."""
+
+    BLACK = ("k", "s", "♠", "black", "spades")
+    RED = ("r", "h", "♥", "red", "hearts")
+    BLUE = ("b", "c", "♣", "blue", "clubs")
+    ORANGE = ("o", "d", "♦", "orange", "diamonds")
+
+    @property
+    def letter(self) -> str:
+        return self.value[0]
+
+    @property
+    def suit_letter(self) -> str:
+        return self.value[1]
+
+    @property
+    def suit_symbol(self) -> str:
+        return self.value[2]
+
+    @property
+    def word(self) -> str:
+        return self.value[3]
+
+    @property
+    def suit_word(self) -> str:
+        return self.value[4]
+
+
+COLOURS: tuple[Colour, ...] = tuple(Colour)
+NUMBERS = range(1, 14)
+FACES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+_FACE_NUMBERS = {face.lower(): number for number, face in FACES.items()}
+JOKER_WORDS = ("j", "joker", "*", "jkr")
+
+_COLOUR_BY_NAME: dict[str, Colour] = {}
+for _c in Colour:
+    _COLOUR_BY_NAME[_c.letter] = _c
+    _COLOUR_BY_NAME[_c.word] = _c
+    _COLOUR_BY_NAME[_c.suit_letter] = _c
+    _COLOUR_BY_NAME[_c.suit_symbol] = _c
+    _COLOUR_BY_NAME[_c.suit_word] = _c
+    _COLOUR_BY_NAME[_c.suit_word[:-1]] = _c  # "heart", "spade"...
+_SUIT_NAMES = {
+    n for c in Colour for n in (c.suit_letter, c.suit_symbol, c.suit_word, c.suit_word[:-1])
+}
+
+_TOKEN = re.compile(r"^(?P<colour>[a-z]+|[♠♥♦♣])(?P<number>\d+|[ajqk])$")
+_SEPARATORS = re.compile(r"[\s,;]+")
+# A set of every numbered tile once: 4 colours x (1 + ... + 13).
+NUMBERED_VALUE_PER_COPY = 4 * sum(NUMBERS)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A numbered tile, or a joker when `colour` is None."""
+
+    number: int = 0
+    colour: Colour | None = None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.colour is None
+
+    def code(self) -> str:
+        """The short tile notation: `r7`, `k13`, `j`."""
+        return "j" if self.colour is None else f"{self.colour.letter}{self.number}"
+
+    def card_code(self) -> str:
+        """The short card notation: `h7`, `sK`, `j`."""
+        if self.colour is None:
+            return "j"
+        return f"{self.colour.suit_letter}{FACES.get(self.number, str(self.number))}"
+
+    def name(self, played_with: str = "tiles") -> str:
+        """Plain words for messages: `red 7`, `joker`, or `queen of hearts`-style `hearts Q`."""
+        if self.colour is None:
+            return "joker"
+        if played_with == "cards":
+            return f"{self.colour.suit_word} {FACES.get(self.number, str(self.number))}"
+        return f"{self.colour.word} {self.number}"
+
+    def notation(self, played_with: str = "tiles") -> str:
+        return self.card_code() if played_with == "cards" else self.code()
+
+    def __str__(self) -> str:
+        return self.code()
+
+    def __repr__(self) -> str:
+        return f"Tile({self.code()})"
+
+
+JOKER = Tile()
+
+
+def tile(colour: Colour, number: int) -> Tile:
+    """A numbered tile; refuses numbers outside 1-13."""
+    if number not in NUMBERS:
+        raise ValueError(f"no tile numbered {number}")
+    return Tile(number, colour)
+
+
+def parse_tile(token: str) -> Tile:
+    """Read one tile, tiles or cards: `r7`, `red 7`, `hq`, `♦A`, `j` (case and spaces ignored)."""
+    text = _SEPARATORS.sub("", str(token)).lower()
+    if text in JOKER_WORDS:
+        return JOKER
+    match = _TOKEN.match(text)
+    colour = match and _COLOUR_BY_NAME.get(match["colour"])
+    if not match or colour is None:
+        raise _bad_tile(token)
+    raw = match["number"]
+    if raw.isdigit():
+        number = int(raw)
+    elif match["colour"] in _SUIT_NAMES:
+        number = _FACE_NUMBERS[raw]
+    else:
+        raise _bad_tile(token)
+    if number not in NUMBERS or raw.startswith("0"):
+        raise _bad_tile(token)
+    return Tile(number, colour)
+
+
+def parse_tiles(entry: str | Sequence[str]) -> list[Tile]:
+    """Read a rack or a set from text (`r7 k13 j`, `red 7, black13`) or a list of tokens.
+
+    A colour word standing alone joins the number after it, so `red 7` is one tile.
+    """
+    if isinstance(entry, str):
+        chunks = [c for c in _SEPARATORS.split(entry.strip()) if c]
+    else:
+        chunks = []
+        for item in entry:
+            if not isinstance(item, str):
+                raise RulesError.one("bad_tile", "%(token)s is not a tile.", token=_shown(item))
+            chunks.append(item)
+    tiles: list[Tile] = []
+    i = 0
+    while i < len(chunks):
+        chunk = chunks[i]
+        lone_colour = chunk.lower() in _COLOUR_BY_NAME
+        if lone_colour and chunk.lower() not in JOKER_WORDS and i + 1 < len(chunks):
+            tiles.append(parse_tile(chunk + chunks[i + 1]))
+            i += 2
+            continue
+        tiles.append(parse_tile(chunk))
+        i += 1
+    return tiles
+
+
+def format_tiles(tiles: Iterable[Tile], played_with: str = "tiles") -> str:
+    """Tiles in notation, sorted by colour then number, jokers last."""
+    return " ".join(t.notation(played_with) for t in sort_tiles(tiles))
+
+
+def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
+    """Colour order of the box (black, red, blue, orange), numbers ascending, jokers last."""
+    order = {c: i for i, c in enumerate(COLOURS)}
+    return sorted(tiles, key=lambda t: (t.colour is None, order.get(t.colour, 9), t.number))
+
+
+def rack_value(tiles: Iterable[Tile], joker_penalty: int = 30) -> int:
+    """What a rack costs its holder: the numbers plus the joker penalty per joker."""
+    return sum(joker_penalty if t.is_joker else t.number for t in tiles)
+
+
+def copies_per_set(t: Tile) -> int:
+    """Every numbered tile exists twice in a set, and so do jokers."""
+    return 2
+
+
+def check_supply(
+    racks: Iterable[Iterable[Tile]], tile_sets: int = 1, played_with: str = "tiles"
+) -> None:
+    """Refuse tiles entered more often than they exist across everything entered at once."""
+    counts: Counter[Tile] = Counter()
+    for rack in racks:
+        counts.update(rack)
+    for t in sort_tiles(counts):
+        count = counts[t]
+        limit = copies_per_set(t) * tile_sets
+        if count > limit:
+            raise RulesError.one(
+                "tile_supply",
+                "%(tile)s entered %(count)d times; %(sets)s %(limit)d.",
+                field=t.code(),
+                tile=t.name(played_with),
+                count=count,
+                sets="a single set has" if tile_sets == 1 else "two sets have",
+                limit=limit,
+            )
+
+
+def supply_left(racks: Iterable[Iterable[Tile]], tile_sets: int = 1) -> dict[Tile, int]:
+    """How many more of each tile may still be entered (for keypads that disable used-up keys)."""
+    counts: Counter[Tile] = Counter()
+    for rack in racks:
+        counts.update(rack)
+    every = [JOKER] + [Tile(n, c) for c in COLOURS for n in NUMBERS]
+    return {t: copies_per_set(t) * tile_sets - counts[t] for t in every}
+
+
+def most_valuable_rack(tile_sets: int, joker_penalty: int) -> int:
+    """The value of every tile in the game: no rack can be worth more."""
+    return tile_sets * 2 * (NUMBERED_VALUE_PER_COPY + joker_penalty)
+
+
+def _shown(token: object) -> str:
+    """The bad token quoted and cut short, so a hostile entry cannot flood a message."""
+    text = str(token)
+    return f"“{text[:20]}”" if len(text) <= 20 else f"“{text[:20]}…”"
+
+
+def _bad_tile(token: object) -> RulesError:
+    return RulesError.one(
+        "bad_tile",
+        "%(token)s is not a tile: write a colour and a number like r7 or k13, or j for a joker.",
+        token=_shown(token),
+    )

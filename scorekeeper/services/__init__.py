@@ -1,0 +1,1 @@
+"""Use-cases over the models: load rows, call the rules, write results. Only they commit."""

@@ -1,0 +1,291 @@
+"""Rounds: add, replace, delete and restore, each checked by the rules and written whole."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Entry, GameSession, Round
+from scorekeeper.rules import (
+    ENDINGS,
+    Rack,
+    RoundEntry,
+    RulesError,
+    ScoredRound,
+    Settings,
+    format_tiles,
+    score_round,
+)
+from scorekeeper.services.errors import bad_request, not_found
+from scorekeeper.services.sessions import RoundView, load_session, touch, view_of
+
+# No entry of a real game comes near this; it keeps every number inside a database integer.
+LARGEST_NUMBER = 1_000_000
+MAX_KEY = 64
+
+
+@dataclass(frozen=True)
+class RoundRequest:
+    """A round body after its types are checked: the rules decide the rest."""
+
+    entry: RoundEntry
+    confirm: bool
+    key: str | None
+    number: int | None
+
+
+def parse_body(body: object, settings: Settings) -> RoundRequest:
+    """Check the shape of a round body (DESIGN.md 3); wrong types are a bad request."""
+    if not isinstance(body, Mapping):
+        raise bad_request("The round must be a JSON object.")
+    ending = body.get("ending")
+    if ending not in ENDINGS:
+        raise bad_request("ending must be one of went_out, pool_empty, scores.", "ending")
+    winner = body.get("winner")
+    if winner is not None and not isinstance(winner, str):
+        raise bad_request("winner must be a player's name.", "winner")
+    racks = _mapping(body, "racks")
+    parsed_racks: dict[str, Rack] = {}
+    problems = []
+    for player, entry in racks.items():
+        if isinstance(entry, int) and not isinstance(entry, bool):
+            _in_range(entry, player)
+        elif isinstance(entry, list):
+            if len(entry) > 106 * 2 or not all(isinstance(t, str) for t in entry):
+                raise bad_request(
+                    "%(player)s: tiles must be a list of tile names.", player, player=player
+                )
+        elif not isinstance(entry, str) or len(entry) > 1000:
+            raise bad_request(
+                "%(player)s: a rack is a whole number or a list of tiles.", player, player=player
+            )
+        try:
+            parsed_racks[player] = Rack.from_entry(entry, settings, player)
+        except RulesError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise RulesError(problems)
+    tile_counts = _numbers(body, "tile_counts")
+    scores = _numbers(body, "scores")
+    confirm = body.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise bad_request("confirm must be true or false.", "confirm")
+    key = body.get("key")
+    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= MAX_KEY):
+        raise bad_request("key must be text of 1 to 64 characters.", "key")
+    number = body.get("number")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise bad_request("number must be a whole number.", "number")
+    entry = RoundEntry(ending, winner, parsed_racks, tile_counts, scores)
+    return RoundRequest(entry, confirm, key, number)
+
+
+def _mapping(body: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = body.get(name)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or len(value) > 12:
+        raise bad_request("%(name)s must be an object keyed by player.", name, name=name)
+    return value
+
+
+def _numbers(body: Mapping[str, Any], name: str) -> dict[str, int]:
+    values = _mapping(body, name)
+    for player, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad_request(
+                "%(player)s: %(name)s holds whole numbers.", player, player=player, name=name
+            )
+        _in_range(value, player)
+    return dict(values)
+
+
+def _in_range(value: int, player: str) -> None:
+    if abs(value) > LARGEST_NUMBER:
+        raise bad_request(
+            "%(player)s: %(value)d is out of range.", player, player=player, value=value
+        )
+
+
+def _score(gs: GameSession, request: RoundRequest) -> ScoredRound:
+    players = [seat.name for seat in gs.seats]
+    return score_round(players, request.entry, Settings.from_dict(gs.rules), request.confirm)
+
+
+def _write_entries(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
+    """Store what was entered and what was derived for every player."""
+    seat_by_name = {seat.name: seat for seat in gs.seats}
+    played_with = gs.rules.get("played_with", "tiles")
+    rnd.ending = scored.ending
+    rnd.winner_seat = seat_by_name[scored.winner] if scored.winner else None
+    rnd.entries = [
+        Entry(
+            seat=seat_by_name[player],
+            rack_value=scored.racks[player].value if player in scored.racks else None,
+            tiles=_tiles_text(scored, player, played_with),
+            tile_count=scored.tile_counts.get(player),
+            tile_count_entered=player in scored.tile_counts
+            and not (player in scored.racks and scored.racks[player].tiles is not None),
+            score=score,
+            flagged=player in scored.flags,
+        )
+        for player, score in scored.scores.items()
+    ]
+
+
+def _tiles_text(scored: ScoredRound, player: str, played_with: str) -> str | None:
+    rack = scored.racks.get(player)
+    if rack is None or rack.tiles is None:
+        return None
+    return format_tiles(rack.tiles, played_with)
+
+
+def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
+    """Record a new round; a repeated idempotency key returns the first round (created False)."""
+    gs = load_session(session_id)
+    request = parse_body(body, Settings.from_dict(gs.rules))
+    if request.key and (existing := _round_by_key(gs, request.key)):
+        return _view(gs, existing.number), False
+    scored = _score(gs, request)
+    played = len(gs.rounds)
+    if played >= gs.rounds_planned:
+        raise RulesError.one(
+            "session_complete",
+            "The agreed %(rounds)d rounds are played: agree to play another round first.",
+            rounds=gs.rounds_planned,
+        )
+    number = played + 1
+    if request.number is not None and request.number != number:
+        raise (
+            _duplicate(request.number)
+            if request.number < number
+            else bad_request("The next round is round %(next)d.", "number", next=number)
+        )
+    rnd = Round(session=gs, number=number, idempotency_key=request.key)
+    _write_entries(gs, rnd, scored)
+    db.session.add(rnd)
+    touch(gs)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        if request.key and (existing := _round_by_key(load_session(session_id), request.key)):
+            return _view(load_session(session_id), existing.number), False
+        raise _duplicate(number) from None
+    return _view(load_session(session_id), number), True
+
+
+def _duplicate(number: int) -> RulesError:
+    return RulesError.one(
+        "duplicate_round",
+        "Someone just saved round %(number)d: check the table before saving again.",
+        "number",
+        number=number,
+    )
+
+
+def _round_by_key(gs: GameSession, key: str) -> Round | None:
+    return next((r for r in gs.rounds if r.idempotency_key == key), None)
+
+
+def _find_round(gs: GameSession, number: int) -> Round:
+    rnd = next((r for r in gs.rounds if r.number == number), None)
+    if rnd is None:
+        raise not_found("round", number)
+    return rnd
+
+
+def _view(gs: GameSession, number: int) -> RoundView:
+    return next(r for r in view_of(gs).rounds if r.number == number)
+
+
+def get_round(session_id: int, number: int) -> RoundView:
+    gs = load_session(session_id)
+    _find_round(gs, number)
+    return _view(gs, number)
+
+
+def replace_round(session_id: int, number: int, body: object) -> RoundView:
+    """Edit a round: its scores are derived again from the new inputs."""
+    gs = load_session(session_id)
+    rnd = _find_round(gs, number)
+    request = parse_body(body, Settings.from_dict(gs.rules))
+    scored = _score(gs, request)
+    rnd.entries = []
+    db.session.flush()
+    _write_entries(gs, rnd, scored)
+    rnd.version += 1
+    touch(gs)
+    db.session.commit()
+    return _view(load_session(session_id), number)
+
+
+def delete_round(session_id: int, number: int) -> dict[str, Any]:
+    """Remove a round; later rounds move up one. Returns its body, so it can be restored."""
+    gs = load_session(session_id)
+    rnd = _find_round(gs, number)
+    body = round_body(_view(gs, number))
+    db.session.delete(rnd)
+    db.session.flush()
+    _shift(gs.id, after=number, by=-1)
+    touch(gs)
+    db.session.commit()
+    return body
+
+
+def restore_round(session_id: int, number: int, body: object) -> RoundView:
+    """Put a deleted round back at its number (the Undo of a delete)."""
+    gs = load_session(session_id)
+    if not 1 <= number <= len(gs.rounds) + 1:
+        raise bad_request("There is no place for round %(number)d.", "number", number=number)
+    request = parse_body(body, Settings.from_dict(gs.rules))
+    scored = _score(gs, RoundRequest(request.entry, True, None, None))
+    _shift(gs.id, after=number - 1, by=1)
+    rnd = Round(session_id=gs.id, number=number)
+    _write_entries(gs, rnd, scored)
+    db.session.add(rnd)
+    touch(gs)
+    db.session.commit()
+    return _view(load_session(session_id), number)
+
+
+def _shift(session_id: int, after: int, by: int) -> None:
+    """Renumber the rounds after `after` by `by`, in two steps so no number is held twice."""
+    later = sa.and_(Round.session_id == session_id, Round.number > after)
+    db.session.execute(sa.update(Round).where(later).values(number=-(Round.number + by)))
+    db.session.execute(
+        sa.update(Round)
+        .where(Round.session_id == session_id, Round.number < 0)
+        .values(number=-Round.number)
+    )
+    db.session.expire_all()
+
+
+def round_body(view: RoundView) -> dict[str, Any]:
+    """The inputs of a stored round as a round body: what an edit form shows again."""
+    body: dict[str, Any] = {"ending": view.ending}
+    if view.ending == "scores":
+        body["scores"] = view.scores
+        return body
+    if view.winner:
+        body["winner"] = view.winner
+    racks: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    for player, entry in view.entries.items():
+        if entry.tiles is not None:
+            racks[player] = list(entry.tiles)
+        elif entry.rack_value is not None:
+            racks[player] = entry.rack_value
+            if entry.tile_count is not None:
+                counts[player] = entry.tile_count
+    body["racks"] = racks
+    if counts:
+        body["tile_counts"] = counts
+    if any(entry.flagged for entry in view.entries.values()):
+        body["confirm"] = True
+    return body

@@ -1,0 +1,253 @@
+"""Sessions: create one, read its table, extend it, rename a player, list the evenings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Player, Round, Seat
+from scorekeeper.rules import RulesError, Settings, Standings, check_players, clean_name, standings
+from scorekeeper.rules.players import name_key
+from scorekeeper.services.errors import bad_request, not_found
+
+MAX_ROUNDS = 100
+MAX_SESSION_NAME = 80
+
+
+@dataclass(frozen=True)
+class EntryView:
+    """One cell of the table: a player's score in a round and what it came from."""
+
+    score: int
+    rack_value: int | None
+    tiles: tuple[str, ...] | None
+    tile_count: int | None
+    flagged: bool
+
+
+@dataclass(frozen=True)
+class RoundView:
+    """One row of the table."""
+
+    number: int
+    ending: str
+    winner: str | None
+    entries: dict[str, EntryView]
+    version: int
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return {p: e.score for p, e in self.entries.items()}
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """Everything a page, the API or the CSV shows of one session, read once."""
+
+    id: int
+    name: str
+    played_on: date
+    players: tuple[str, ...]
+    rounds_planned: int
+    settings: Settings
+    rounds: tuple[RoundView, ...]
+    standings: Standings
+    version: int
+    finished_at: datetime | None
+
+    @property
+    def complete(self) -> bool:
+        return self.standings.complete
+
+
+def _session_query() -> sa.Select[tuple[GameSession]]:
+    return sa.select(GameSession).options(
+        so.selectinload(GameSession.seats),
+        so.selectinload(GameSession.rounds).selectinload(Round.entries),
+    )
+
+
+def load_session(session_id: int) -> GameSession:
+    """The session with its seats, rounds and entries, or NotFound."""
+    found = db.session.scalars(_session_query().where(GameSession.id == session_id)).first()
+    if found is None:
+        raise not_found("session", session_id)
+    return found
+
+
+def view_of(gs: GameSession) -> SessionView:
+    """Turn the rows of a session into its table, standings included."""
+    settings = Settings.from_dict(gs.rules)
+    names = {seat.id: seat.name for seat in gs.seats}
+    rounds = []
+    for rnd in gs.rounds:
+        entries = {
+            names[e.seat_id]: EntryView(
+                e.score,
+                e.rack_value,
+                tuple(e.tiles.split()) if e.tiles else None,
+                e.tile_count,
+                e.flagged,
+            )
+            for e in rnd.entries
+        }
+        ordered = {name: entries[name] for name in names.values() if name in entries}
+        winner = names.get(rnd.winner_seat_id) if rnd.winner_seat_id else None
+        rounds.append(RoundView(rnd.number, rnd.ending, winner, ordered, rnd.version))
+    players = tuple(names.values())
+    table = standings(
+        players, [r.scores for r in rounds], gs.rounds_planned, settings.drop_worst_round
+    )
+    return SessionView(
+        gs.id,
+        gs.name,
+        gs.played_on,
+        players,
+        gs.rounds_planned,
+        settings,
+        tuple(rounds),
+        table,
+        gs.version,
+        gs.finished_at,
+    )
+
+
+def get_session(session_id: int) -> SessionView:
+    """One session's table."""
+    return view_of(load_session(session_id))
+
+
+def list_sessions() -> list[SessionView]:
+    """Every session, in progress first, newest first within each."""
+    found = db.session.scalars(_session_query().order_by(GameSession.id.desc())).all()
+    views = [view_of(gs) for gs in found]
+    return sorted(views, key=lambda v: v.complete)
+
+
+def create_session(
+    players: Sequence[object],
+    name: object = None,
+    rounds: object = None,
+    rules: Mapping[str, Any] | None = None,
+    played_on: date | None = None,
+) -> SessionView:
+    """Seat the players in the order given, with the settings and the agreed rounds."""
+    settings = Settings.from_dict(rules)
+    if not isinstance(players, list | tuple):
+        raise bad_request("players must be a list of names.", "players")
+    names = check_players(players, settings)
+    planned = 3 if rounds is None else rounds
+    if isinstance(planned, bool) or not isinstance(planned, int):
+        raise bad_request("rounds must be a whole number.", "rounds")
+    if not 1 <= planned <= MAX_ROUNDS:
+        raise RulesError.one(
+            "bad_setting", "Rounds must be from 1 to %(max)d.", "rounds", max=MAX_ROUNDS
+        )
+    played_on = played_on or date.today()
+    title = _session_name(name, played_on)
+    gs = GameSession(
+        name=title, played_on=played_on, rounds_planned=planned, rules=settings.to_dict()
+    )
+    gs.seats = [Seat(position=i, name=n, player=_player_named(n)) for i, n in enumerate(names)]
+    db.session.add(gs)
+    db.session.commit()
+    return get_session(gs.id)
+
+
+def _session_name(name: object, played_on: date) -> str:
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return played_on.strftime("%A %-d %B")
+    if not isinstance(name, str):
+        raise bad_request("name must be text.", "name")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > MAX_SESSION_NAME or not cleaned.isprintable():
+        raise RulesError.one(
+            "bad_name", "A session name has at most %(max)d letters.", "name", max=MAX_SESSION_NAME
+        )
+    return cleaned
+
+
+def _player_named(name: str) -> Player:
+    """The remembered player of that name (any case), or a new one."""
+    key = name_key(name)
+    player = db.session.scalars(sa.select(Player).where(Player.name_key == key)).first()
+    if player is None:
+        player = Player(name=name, name_key=key)
+        db.session.add(player)
+    return player
+
+
+def extend_session(session_id: int, rounds: object = 1) -> SessionView:
+    """The family agrees to play more rounds."""
+    if isinstance(rounds, bool) or not isinstance(rounds, int):
+        raise bad_request("rounds must be a whole number.", "rounds")
+    gs = load_session(session_id)
+    if not 1 <= rounds <= MAX_ROUNDS - gs.rounds_planned:
+        raise RulesError.one(
+            "bad_setting",
+            "A session has at most %(max)d rounds.",
+            "rounds",
+            max=MAX_ROUNDS,
+        )
+    gs.rounds_planned += rounds
+    touch(gs)
+    db.session.commit()
+    return get_session(session_id)
+
+
+def rename_player(session_id: int, position: int, new_name: object) -> SessionView:
+    """Rename the player in one seat; past rounds stay theirs."""
+    gs = load_session(session_id)
+    seat = next((s for s in gs.seats if s.position == position), None)
+    if seat is None:
+        raise not_found("seat", position)
+    cleaned = clean_name(new_name, "name")
+    if any(name_key(s.name) == name_key(cleaned) for s in gs.seats if s is not seat):
+        raise RulesError.one(
+            "duplicate_player",
+            "%(name)s is already playing: give each player a different name.",
+            "name",
+            name=cleaned,
+        )
+    seat.name = cleaned
+    seat.player = _player_named(cleaned)
+    touch(gs)
+    db.session.commit()
+    return get_session(session_id)
+
+
+def touch(gs: GameSession) -> None:
+    """Mark a session changed: its version moves on and its finish is re-derived."""
+    gs.version += 1
+    if len(gs.rounds) >= gs.rounds_planned:
+        gs.finished_at = gs.finished_at or datetime.now()
+    else:
+        gs.finished_at = None
+
+
+def last_rules() -> Settings:
+    """The settings of the family's latest session: the default for the next one."""
+    rules = db.session.scalar(sa.select(GameSession.rules).order_by(GameSession.id.desc()))
+    try:
+        return Settings.from_dict(rules)
+    except RulesError:
+        return Settings()
+
+
+def known_player_names(limit: int = 30) -> list[str]:
+    """Names played before, most recently seated first, to offer with one tap."""
+    latest = sa.func.max(Seat.session_id).label("latest")
+    rows = db.session.execute(
+        sa.select(Player.name, latest)
+        .join(Seat, Seat.player_id == Player.id)
+        .group_by(Player.id, Player.name)
+        .order_by(latest.desc(), Player.name)
+        .limit(limit)
+    ).all()
+    return [row.name for row in rows]

@@ -1,0 +1,10 @@
+"""HTML and JSON blueprints: thin adapters that parse input, call a service and render."""
+
+from flask import Flask
+
+
+def register_blueprints(app: Flask) -> None:
+    """Attach every blueprint of the web layer to the app."""
+    from scorekeeper.web.main import bp as main_bp
+
+    app.register_blueprint(main_bp)
