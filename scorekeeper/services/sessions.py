@@ -12,9 +12,17 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Round, Seat
-from scorekeeper.rules import RulesError, Settings, Standings, check_players, clean_name, standings
+from scorekeeper.rules import (
+    Problem,
+    RulesError,
+    Settings,
+    Standings,
+    check_players,
+    clean_name,
+    standings,
+)
 from scorekeeper.rules.players import name_key
-from scorekeeper.services.errors import bad_request, not_found
+from scorekeeper.services.errors import BadRequest, bad_request, not_found
 
 MAX_ROUNDS = 100
 MAX_SESSION_NAME = 80
@@ -138,7 +146,7 @@ def create_session(
     played_on: date | None = None,
 ) -> SessionView:
     """Seat the players in the order given, with the settings and the agreed rounds."""
-    settings = Settings.from_dict(rules)
+    settings = settings_from_body(rules)
     if not isinstance(players, list | tuple):
         raise bad_request("players must be a list of names.", "players")
     names = check_players(players, settings)
@@ -158,6 +166,30 @@ def create_session(
     db.session.add(gs)
     db.session.commit()
     return get_session(gs.id)
+
+
+def settings_from_body(rules: object) -> Settings:
+    """Settings from a request: unknown keys and wrong types are a bad request (400),
+    values out of range a rules violation (422); both carry the code bad_setting."""
+    if rules is not None and not isinstance(rules, Mapping):
+        raise BadRequest(
+            Problem("bad_setting", "rules must be an object of settings.", {}, "rules")
+        )
+    defaults = Settings().to_dict()
+    problems = []
+    for key, value in (rules or {}).items():
+        if key not in defaults:
+            problems.append(Problem("bad_setting", "%(key)s is not a setting.", {"key": key}, key))
+            continue
+        wanted = type(defaults[key]) if defaults[key] is not None else int
+        fits = isinstance(value, wanted) and (wanted is bool or not isinstance(value, bool))
+        if not fits and not (key == "winner_bonus" and value is None):
+            problems.append(
+                Problem("bad_setting", "%(key)s has the wrong type.", {"key": key}, key)
+            )
+    if problems:
+        raise BadRequest(problems)
+    return Settings.from_dict(rules)  # type: ignore[arg-type]
 
 
 def _session_name(name: object, played_on: date) -> str:

@@ -1,0 +1,85 @@
+"""The JSON documents of DESIGN.md 3, built from the session table (shared by API and backups)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules import MeldCheck, SetCheck
+from scorekeeper.services.sessions import RoundView, SessionView
+
+
+def round_document(view: RoundView) -> dict[str, Any]:
+    """A round as the API returns it: inputs, derived scores and confirmed flags."""
+    doc: dict[str, Any] = {
+        "number": view.number,
+        "ending": view.ending,
+        "winner": view.winner,
+        "racks": {p: e.rack_value for p, e in view.entries.items() if e.rack_value is not None},
+        "scores": view.scores,
+        "flags": [p for p, e in view.entries.items() if e.flagged],
+        "version": view.version,
+    }
+    counts = {p: e.tile_count for p, e in view.entries.items() if e.tile_count is not None}
+    if counts:
+        doc["tile_counts"] = counts
+    tiles = {p: list(e.tiles) for p, e in view.entries.items() if e.tiles is not None}
+    if tiles:
+        doc["tiles"] = tiles
+    return doc
+
+
+def session_summary(view: SessionView) -> dict[str, Any]:
+    """A session in a list: enough to pick it."""
+    return {
+        "id": view.id,
+        "name": view.name,
+        "date": view.played_on.isoformat(),
+        "players": list(view.players),
+        "rounds_planned": view.rounds_planned,
+        "rounds_played": view.standings.rounds_played,
+        "complete": view.complete,
+        "leaders": list(view.standings.leaders),
+    }
+
+
+def session_document(view: SessionView) -> dict[str, Any]:
+    """A whole session: players, rules, rounds, totals after drops, and the winners."""
+    table = view.standings
+    return {
+        "id": view.id,
+        "name": view.name,
+        "date": view.played_on.isoformat(),
+        "players": list(view.players),
+        "rounds_planned": view.rounds_planned,
+        "rules": view.settings.to_dict(),
+        "rounds": [round_document(r) for r in view.rounds],
+        "totals": table.totals,
+        "dropped": table.dropped,
+        "complete": view.complete,
+        "winners": list(table.winners),
+        "version": view.version,
+    }
+
+
+def set_document(check: SetCheck, played_with: str) -> dict[str, Any]:
+    """The table checker's verdict on one set."""
+    return {
+        "valid": check.valid,
+        "readings": [
+            {"kind": r.kind, "as": r.notation(played_with), "points": r.points}
+            for r in check.readings
+        ],
+        "points": check.points if check.valid else 0,
+        "reason": check.reason.message if check.reason else None,
+    }
+
+
+def meld_document(check: MeldCheck, played_with: str) -> dict[str, Any]:
+    """The verdict on an initial meld, with each set's verdict."""
+    return {
+        "valid": check.valid,
+        "points": check.points,
+        "minimum": check.minimum,
+        "reason": check.reason.message if check.reason else None,
+        "sets": [set_document(s, played_with) for s in check.sets],
+    }

@@ -1,0 +1,112 @@
+"""The JSON API of DESIGN.md 3: the same services as the pages, errors in one shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, url_for
+
+from scorekeeper.extensions import csrf, db
+from scorekeeper.rules import RulesError
+from scorekeeper.services import rounds, sessions, tools
+from scorekeeper.services.documents import round_document, session_document, session_summary
+from scorekeeper.services.errors import bad_request, status_for
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)
+
+
+def errors_response(problems: list[dict[str, str]], status: int) -> Response:
+    """`{"errors": [{"code", "message", "field"?}]}` with the given status."""
+    response = jsonify({"errors": problems})
+    response.status_code = status
+    return response
+
+
+@bp.errorhandler(RulesError)
+def rules_error(error: RulesError) -> Response:
+    db.session.rollback()
+    return errors_response([p.as_dict() for p in error.problems], status_for(error))
+
+
+def json_body() -> Any:
+    """The request's JSON, or a bad request that says the body is not JSON."""
+    body = request.get_json(silent=True)
+    if body is None:
+        raise bad_request("The body must be JSON (Content-Type: application/json).")
+    return body
+
+
+@bp.post("/sessions")
+def create_session() -> tuple[Response, int, dict[str, str]]:
+    body = json_body()
+    if not isinstance(body, dict):
+        raise bad_request("The body must be a JSON object.")
+    view = sessions.create_session(
+        body.get("players"), body.get("name"), body.get("rounds"), body.get("rules")
+    )
+    location = url_for("api.get_session", session_id=view.id)
+    return jsonify(session_document(view)), 201, {"Location": location}
+
+
+@bp.get("/sessions")
+def list_sessions() -> Response:
+    views = sorted(sessions.list_sessions(), key=lambda v: v.id, reverse=True)
+    return jsonify({"sessions": [session_summary(v) for v in views]})
+
+
+@bp.get("/sessions/<int:session_id>")
+def get_session(session_id: int) -> Response:
+    return jsonify(session_document(sessions.get_session(session_id)))
+
+
+@bp.post("/sessions/<int:session_id>/extend")
+def extend_session(session_id: int) -> Response:
+    body = json_body()
+    rounds_more = body.get("rounds", 1) if isinstance(body, dict) else None
+    return jsonify(session_document(sessions.extend_session(session_id, rounds_more)))
+
+
+@bp.post("/sessions/<int:session_id>/rounds")
+def add_round(session_id: int) -> tuple[Response, int, dict[str, str]]:
+    view, created = rounds.add_round(session_id, json_body())
+    location = url_for("api.get_round", session_id=session_id, number=view.number)
+    return jsonify(round_document(view)), 201 if created else 200, {"Location": location}
+
+
+@bp.get("/sessions/<int:session_id>/rounds/<int:number>")
+def get_round(session_id: int, number: int) -> Response:
+    return jsonify(round_document(rounds.get_round(session_id, number)))
+
+
+@bp.put("/sessions/<int:session_id>/rounds/<int:number>")
+def replace_round(session_id: int, number: int) -> Response:
+    return jsonify(round_document(rounds.replace_round(session_id, number, json_body())))
+
+
+@bp.delete("/sessions/<int:session_id>/rounds/<int:number>")
+def delete_round(session_id: int, number: int) -> tuple[str, int]:
+    rounds.delete_round(session_id, number)
+    return "", 204
+
+
+@bp.post("/rules/set")
+def check_set() -> Response:
+    return jsonify(tools.check_set_tool(json_body()))
+
+
+@bp.post("/rules/meld")
+def check_meld() -> Response:
+    return jsonify(tools.check_meld_tool(json_body()))
+
+
+@bp.post("/rules/rack")
+def check_rack() -> Response:
+    return jsonify(tools.rack_tool(json_body()))
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    from scorekeeper.web.openapi import OPENAPI
+
+    return jsonify(OPENAPI)
