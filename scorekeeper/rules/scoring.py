@@ -6,6 +6,7 @@ player it concerns; typo flags are separate, since a confirmation accepts them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,8 @@ from scorekeeper.rules.tiles import (
 )
 
 ENDINGS = ("went_out", "pool_empty", "scores")
+TILES_PER_SET = 106
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ class Rack:
             raise _bad_rack(player)
         if isinstance(entry, int):
             return cls(entry)
-        if isinstance(entry, str) and entry.strip().lstrip("-").isdigit():
+        if isinstance(entry, str) and _WHOLE_NUMBER.fullmatch(entry.strip()):
             return cls(int(entry.strip()))
         if isinstance(entry, str | list | tuple):
             try:
@@ -131,6 +134,18 @@ def _went_out(players: Sequence[str], entry: RoundEntry, settings: Settings) -> 
                 )
             )
         del racks[winner]
+    winner_count = next(
+        (c for n, c in entry.tile_counts.items() if find_player(n, players) == winner), None
+    )
+    if isinstance(winner_count, int) and winner_count > 0 and not problems:
+        problems.append(
+            Problem(
+                "winner_has_tiles",
+                "%(player)s went out, so their rack is empty.",
+                {"player": winner},
+                winner,
+            )
+        )
     problems += _missing(players, racks, skip=winner)
     problems += _rack_problems(racks, entry.tile_counts, players, settings)
     if problems:
@@ -216,6 +231,7 @@ def _pool_winner(
             "%(who)s tie for the round: enter tile counts, or say who takes it.",
             "winner",
             who=_and_list(candidates),
+            tied=tuple(candidates),
         )
     return chosen
 
@@ -321,7 +337,6 @@ def _rack_problems(
     problems = []
     limit = most_valuable_rack(settings.tile_sets, settings.joker_penalty)
     counts = _counts(racks, tile_counts, players)
-    highest_tile = max(13, settings.joker_penalty)
     lowest_tile = min(1, settings.joker_penalty)
     for player, rack in racks.items():
         count = counts.get(player)
@@ -355,7 +370,7 @@ def _rack_problems(
                     player,
                 )
             )
-        elif count is not None and not count * lowest_tile <= rack.value <= count * highest_tile:
+        elif count is not None and count > 0 and not _value_possible(rack.value, count, settings):
             problems.append(
                 Problem(
                     "impossible_rack",
@@ -402,6 +417,17 @@ def _rack_problems(
     return problems
 
 
+def _value_possible(value: int, count: int, settings: Settings) -> bool:
+    """Can `count` tiles be worth `value`: some jokers at the penalty, the rest 1 to 13 each."""
+    if count > settings.tile_sets * TILES_PER_SET:
+        return False
+    for jokers in range(min(count, settings.jokers_in_game) + 1):
+        numbered = count - jokers
+        if numbered <= value - jokers * settings.joker_penalty <= 13 * numbered:
+            return True
+    return False
+
+
 def _counts(
     racks: Mapping[str, Rack], tile_counts: Mapping[str, int], players: Sequence[str]
 ) -> dict[str, int]:
@@ -409,7 +435,8 @@ def _counts(
     counts: dict[str, int] = {}
     for name, count in tile_counts.items():
         player = find_player(name, players)
-        if player is not None and isinstance(count, int) and not isinstance(count, bool):
+        valid = isinstance(count, int) and not isinstance(count, bool) and count >= 0
+        if player is not None and valid:
             counts[player] = count
     for player, rack in racks.items():
         if rack.count is not None:

@@ -86,7 +86,7 @@ def _offending(module: str) -> bool:
 
 def test_scan_covers_every_rules_module() -> None:
     names = {p.name for p in RULES_DIR.glob("*.py")}
-    assert EXPECTED_MODULES <= names
+    assert names >= EXPECTED_MODULES
 
 
 def test_no_rules_module_imports_web_or_storage_code() -> None:
