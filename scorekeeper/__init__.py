@@ -38,6 +38,10 @@ def create_app(
     from scorekeeper.web import register_blueprints
 
     register_blueprints(app)
+
+    from scorekeeper.cli import register_commands
+
+    register_commands(app)
     return app
 
 
