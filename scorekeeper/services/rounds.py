@@ -21,12 +21,16 @@ from scorekeeper.rules import (
     format_tiles,
     score_round,
 )
+from scorekeeper.rules.players import name_key
 from scorekeeper.services.errors import bad_request, not_found
 from scorekeeper.services.sessions import RoundView, load_session, touch, view_of
 
 # No entry of a real game comes near this; it keeps every number inside a database integer.
 LARGEST_NUMBER = 1_000_000
 MAX_KEY = 64
+# The most tiles one rack's entry can hold: 100 tiles of at most 3 characters, space-separated,
+# fit the 400 characters of entries.tiles (PostgreSQL refuses longer text with a 500).
+MAX_RACK_TILES = 100
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,18 @@ def parse_body(body: object, settings: Settings) -> RoundRequest:
                 "%(player)s: a rack is a whole number or a list of tiles.", player, player=player
             )
         try:
-            parsed_racks[player] = Rack.from_entry(entry, settings, player)
+            rack = Rack.from_entry(entry, settings, player)
         except RulesError as err:
             problems.extend(err.problems)
+            continue
+        if rack.tiles is not None and len(rack.tiles) > MAX_RACK_TILES:
+            raise bad_request(
+                "%(player)s: at most %(max)d tiles fit one entry: enter the rack value instead.",
+                player,
+                player=player,
+                max=MAX_RACK_TILES,
+            )
+        parsed_racks[player] = rack
     if problems:
         raise RulesError(problems)
     tile_counts = _numbers(body, "tile_counts")
@@ -76,8 +89,10 @@ def parse_body(body: object, settings: Settings) -> RoundRequest:
     if not isinstance(confirm, bool):
         raise bad_request("confirm must be true or false.", "confirm")
     key = body.get("key")
-    if key is not None and (not isinstance(key, str) or not 0 < len(key) <= MAX_KEY):
-        raise bad_request("key must be text of 1 to 64 characters.", "key")
+    if key is not None and (
+        not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not key.isprintable()
+    ):
+        raise bad_request("key must be printable text of 1 to 64 characters.", "key")
     number = body.get("number")
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise bad_request("number must be a whole number.", "number")
@@ -91,6 +106,9 @@ def _mapping(body: Mapping[str, Any], name: str) -> Mapping[str, Any]:
         return {}
     if not isinstance(value, Mapping) or len(value) > 12:
         raise bad_request("%(name)s must be an object keyed by player.", name, name=name)
+    if len({name_key(str(player)) for player in value}) != len(value):
+        # "Bo" and "bo" are one player: which entry is meant cannot be guessed.
+        raise bad_request("%(name)s names the same player twice.", name, name=name)
     return value
 
 

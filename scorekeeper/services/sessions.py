@@ -26,6 +26,9 @@ from scorekeeper.services.errors import BadRequest, bad_request, not_found
 
 MAX_ROUNDS = 100
 MAX_SESSION_NAME = 80
+# The largest id an integer primary key holds on every database we run on: beyond it a
+# lookup would overflow the driver (a 500) instead of finding nothing.
+MAX_ID = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,8 @@ def _session_query() -> sa.Select[tuple[GameSession]]:
 
 def load_session(session_id: int) -> GameSession:
     """The session with its seats, rounds and entries, or NotFound."""
+    if not 1 <= session_id <= MAX_ID:
+        raise not_found("session", session_id)
     found = db.session.scalars(_session_query().where(GameSession.id == session_id)).first()
     if found is None:
         raise not_found("session", session_id)
@@ -162,7 +167,8 @@ def create_session(
     gs = GameSession(
         name=title, played_on=played_on, rounds_planned=planned, rules=settings.to_dict()
     )
-    gs.seats = [Seat(position=i, name=n, player=_player_named(n)) for i, n in enumerate(names)]
+    with db.session.no_autoflush:  # looking up a player must not flush half-built seats
+        gs.seats = [Seat(position=i, name=n, player=_player_named(n)) for i, n in enumerate(names)]
     db.session.add(gs)
     db.session.commit()
     return get_session(gs.id)

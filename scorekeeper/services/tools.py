@@ -16,7 +16,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.services.documents import meld_document, set_document
 from scorekeeper.services.errors import bad_request
-from scorekeeper.services.sessions import load_session
+from scorekeeper.services.sessions import load_session, settings_from_body
 
 MAX_TILES = 212
 
@@ -29,15 +29,21 @@ def tool_settings(body: Mapping[str, Any]) -> Settings:
         if isinstance(session_id, bool) or not isinstance(session_id, int):
             raise bad_request("session must be a session id.", "session")
         base = Settings.from_dict(load_session(session_id).rules)
-    return Settings.from_dict(body.get("rules"), base)
+    rules = body.get("rules")
+    settings_from_body(rules)  # unknown keys and wrong types are a 400, as for a new session
+    return Settings.from_dict(rules, base)
 
 
 def _tiles(value: object, field: str) -> list[Tile]:
     if isinstance(value, str) and len(value) <= 2000:
         return parse_tiles(value)
-    if isinstance(value, list) and len(value) <= MAX_TILES:
+    if (
+        isinstance(value, list)
+        and len(value) <= MAX_TILES
+        and all(isinstance(t, str) for t in value)
+    ):
         return parse_tiles(value)
-    raise bad_request('%(field)s must be a list of tiles like ["r7", "j"].', field, field=field)
+    raise bad_request('%(name)s must be a list of tiles like ["r7", "j"].', field, name=field)
 
 
 def _body(body: object) -> Mapping[str, Any]:

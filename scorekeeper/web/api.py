@@ -31,7 +31,10 @@ def rules_error(error: RulesError) -> Response:
 
 def json_body() -> Any:
     """The request's JSON, or a bad request that says the body is not JSON."""
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # "[[[[..." deeper than the parser goes: bad input, not a 500
+        raise bad_request("The body is nested too deeply to be read.") from None
     if body is None:
         raise bad_request("The body must be JSON (Content-Type: application/json).")
     return body

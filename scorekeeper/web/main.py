@@ -1,6 +1,6 @@
-"""The home page and the health check."""
+"""The health check (the home page is the sessions list, in web/sessions.py)."""
 
-from flask import Blueprint, Response, render_template
+from flask import Blueprint, Response
 
 bp = Blueprint("main", __name__)
 
@@ -9,9 +9,3 @@ bp = Blueprint("main", __name__)
 def healthz() -> Response:
     """Answer `ok` so a supervisor or a person can see the server is up."""
     return Response("ok", status=200, mimetype="text/plain")
-
-
-@bp.get("/")
-def home() -> str:
-    """Say what Scorekeeper is."""
-    return render_template("main/home.html")

@@ -1,3 +1,1033 @@
-"""The OpenAPI 3.1 description of /api/v1 (filled in by the API documentation work)."""
+"""The OpenAPI 3.1 description of /api/v1 (DESIGN.md 3), served at /api/v1/openapi.json.
 
-OPENAPI: dict = {"openapi": "3.1.0", "info": {"title": "Scorekeeper", "version": "1"}, "paths": {}}
+Kept true by tests/app/test_openapi.py: every route is described, every example round-trips
+against a fresh four-player session (Ann, Bo, Cy, Di), and every response fits its schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+JSON = "application/json"
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _by_player(value: dict[str, Any], description: str) -> dict[str, Any]:
+    """An object keyed by player display name (case-insensitive in requests)."""
+    return {"type": "object", "additionalProperties": value, "description": description}
+
+
+def _closed(required: list[str], properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """A response object: exactly these keys (those in `required` always present)."""
+    return {
+        "type": "object",
+        "required": required,
+        "properties": properties,
+        "additionalProperties": False,
+        **extra,
+    }
+
+
+def _body(schema: str, examples: dict[str, dict[str, Any]], required: bool = True) -> dict:
+    return {
+        "required": required,
+        "content": {
+            JSON: {
+                "schema": _ref(schema),
+                "examples": {
+                    name: {"summary": ex["summary"], "value": ex["value"]}
+                    for name, ex in examples.items()
+                },
+            }
+        },
+    }
+
+
+def _answer(
+    description: str,
+    schema: str,
+    examples: dict[str, Any] | None = None,
+    headers: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    content: dict[str, Any] = {"schema": _ref(schema)}
+    if examples:
+        content["examples"] = {name: {"value": value} for name, value in examples.items()}
+    answer: dict[str, Any] = {"description": description, "content": {JSON: content}}
+    if headers:
+        answer["headers"] = headers
+    return answer
+
+
+def _errors(description: str, examples: dict[str, Any] | None = None) -> dict[str, Any]:
+    return _answer(description, "Error", examples)
+
+
+def _problem(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    problem = {"code": code, "message": message}
+    if field is not None:
+        problem["field"] = field
+    return {"errors": [problem]}
+
+
+LOCATION = {
+    "Location": {
+        "description": "Where the new (or, for a replay, the first) resource can be read.",
+        "schema": {"type": "string"},
+    }
+}
+
+SESSION_ID = {
+    "name": "session_id",
+    "in": "path",
+    "required": True,
+    "description": "The session's id, as returned when it was created.",
+    "schema": {"type": "integer", "minimum": 1},
+}
+ROUND_NUMBER = {
+    "name": "number",
+    "in": "path",
+    "required": True,
+    "description": "The round's number within its session, from 1.",
+    "schema": {"type": "integer", "minimum": 1},
+}
+
+# --- Schemas -------------------------------------------------------------------------------
+
+_INT = {"type": "integer"}
+_INPUT_INT = {"type": "integer", "minimum": -1_000_000, "maximum": 1_000_000}
+_NAMES = {"type": "array", "items": {"type": "string"}}
+
+_SETTINGS: dict[str, dict[str, Any]] = {
+    "tile_sets": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 2,
+        "description": "Number of tile sets: 2 for 5-6 players; changes the supply check.",
+    },
+    "min_initial_meld": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 200,
+        "description": "Minimum initial meld: points needed in the first play.",
+    },
+    "jokers_retrievable": {
+        "type": "boolean",
+        "description": "Jokers may be retrieved from the table.",
+    },
+    "joker_penalty": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 100,
+        "description": "What a joker left on a rack costs.",
+    },
+    "seconds_per_turn": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 3600,
+        "description": "The turn clock; 0 is off.",
+    },
+    "penalty_tiles": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 10,
+        "description": "Tiles drawn after a timeout or an invalid table.",
+    },
+    "run_wrap": {"type": "boolean", "description": "Run wrap (1 after 13)."},
+    "empty_pool": {
+        "type": "string",
+        "enum": ["difference", "fewest_tiles"],
+        "description": "Who takes a round when the pool ran out.",
+    },
+    "drop_worst_round": {
+        "type": "boolean",
+        "description": "Drop each player's worst round from their total.",
+    },
+    "winner_bonus": {
+        "type": ["integer", "null"],
+        "minimum": 1,
+        "maximum": 1000,
+        "description": "A fixed winner's score replacing the losers' sum; null is off.",
+    },
+    "typo_threshold": {
+        "type": "integer",
+        "minimum": -2000,
+        "maximum": -1,
+        "description": "Typo flag below: entries under it need `confirm`.",
+    },
+    "played_with": {
+        "type": "string",
+        "enum": ["tiles", "cards"],
+        "description": "Tiles, or two card decks (suit letters s, h, d, c for the colours).",
+    },
+}
+
+DEFAULT_RULES: dict[str, Any] = {
+    "tile_sets": 1,
+    "min_initial_meld": 30,
+    "jokers_retrievable": True,
+    "joker_penalty": 30,
+    "seconds_per_turn": 0,
+    "penalty_tiles": 3,
+    "run_wrap": False,
+    "empty_pool": "difference",
+    "drop_worst_round": False,
+    "winner_bonus": None,
+    "typo_threshold": -180,
+    "played_with": "tiles",
+}
+
+_TILES = {
+    "oneOf": [
+        {"type": "array", "maxItems": 212, "items": {"type": "string"}},
+        {"type": "string", "maxLength": 2000},
+    ],
+    "description": 'Tiles in RULES.md notation, e.g. ["r7", "k13", "j"], or one string "r7 k13 j".',
+}
+
+_TOOL_CONTEXT = {
+    "rules": _ref("RulesInput"),
+    "session": {
+        "type": "integer",
+        "description": "Check against this session's rules (then `rules` on top of them).",
+    },
+}
+
+_READING = _closed(
+    ["kind", "as", "points"],
+    {
+        "kind": {"type": "string", "enum": ["group", "run"]},
+        "as": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The tiles with each joker replaced by the tile it stands for.",
+        },
+        "points": _INT,
+    },
+)
+
+SCHEMAS: dict[str, Any] = {
+    "Problem": _closed(
+        ["code", "message"],
+        {
+            "code": {"type": "string", "description": "Stable, for machines: see docs/API.md."},
+            "message": {"type": "string", "description": "Plain words for the family."},
+            "field": {
+                "type": "string",
+                "description": "The player, setting or body key concerned, when there is one.",
+            },
+        },
+    ),
+    "Error": _closed(
+        ["errors"], {"errors": {"type": "array", "minItems": 1, "items": _ref("Problem")}}
+    ),
+    "Rules": _closed(list(_SETTINGS), _SETTINGS, description="Every setting, defaults filled in."),
+    "RulesInput": {
+        "type": "object",
+        "properties": _SETTINGS,
+        "additionalProperties": False,
+        "description": "Any settings; the rest take their defaults (RULES.md 7).",
+    },
+    "NewSession": {
+        "type": "object",
+        "required": ["players"],
+        "properties": {
+            "name": {
+                "type": ["string", "null"],
+                "description": "At most 80 characters; defaults to the day, e.g. Sunday 1 June.",
+            },
+            "players": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "2-6 unique display names (1-40 characters), in seating order.",
+            },
+            "rounds": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100,
+                "default": 3,
+                "description": "The agreed number of rounds.",
+            },
+            "rules": _ref("RulesInput"),
+        },
+    },
+    "Session": _closed(
+        [
+            "id",
+            "name",
+            "date",
+            "players",
+            "rounds_planned",
+            "rules",
+            "rounds",
+            "totals",
+            "dropped",
+            "complete",
+            "winners",
+            "version",
+        ],
+        {
+            "id": _INT,
+            "name": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+            "players": {**_NAMES, "description": "Display names in seating order."},
+            "rounds_planned": {"type": "integer", "minimum": 1},
+            "rules": _ref("Rules"),
+            "rounds": {"type": "array", "items": _ref("Round")},
+            "totals": _by_player(_INT, "Totals, with dropped rounds already removed."),
+            "dropped": _by_player(
+                {"type": ["integer", "null"]},
+                "The round number dropped from each player's total, or null.",
+            ),
+            "complete": {"type": "boolean", "description": "The agreed rounds are played."},
+            "winners": {**_NAMES, "description": "The highest totals, once complete."},
+            "version": {
+                "type": "integer",
+                "description": "Moves on with every change to the session or its rounds.",
+            },
+        },
+    ),
+    "SessionSummary": _closed(
+        [
+            "id",
+            "name",
+            "date",
+            "players",
+            "rounds_planned",
+            "rounds_played",
+            "complete",
+            "leaders",
+        ],
+        {
+            "id": _INT,
+            "name": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+            "players": _NAMES,
+            "rounds_planned": {"type": "integer", "minimum": 1},
+            "rounds_played": {"type": "integer", "minimum": 0},
+            "complete": {"type": "boolean"},
+            "leaders": {**_NAMES, "description": "The highest totals so far."},
+        },
+    ),
+    "SessionList": _closed(
+        ["sessions"],
+        {"sessions": {"type": "array", "items": _ref("SessionSummary")}},
+        description="Newest first.",
+    ),
+    "Extend": {
+        "type": "object",
+        "properties": {
+            "rounds": {
+                "type": "integer",
+                "minimum": 1,
+                "default": 1,
+                "description": "How many more rounds; a session has at most 100.",
+            }
+        },
+    },
+    "Rack": {
+        "oneOf": [
+            {**_INPUT_INT, "description": "The rack value: the numbers plus the joker penalty."},
+            {
+                "type": "array",
+                "maxItems": 100,
+                "items": {"type": "string"},
+                "description": "The tiles left (RULES.md notation); they give the count too.",
+            },
+            {
+                "type": "string",
+                "maxLength": 1000,
+                "description": 'The tiles as one string ("r7 k13 j") or a value ("22").',
+            },
+        ]
+    },
+    "RoundInput": {
+        "type": "object",
+        "required": ["ending"],
+        "properties": {
+            "ending": {"type": "string", "enum": ["went_out", "pool_empty", "scores"]},
+            "winner": {
+                "type": ["string", "null"],
+                "description": "Who went out (went_out); who takes a tied pool_empty round.",
+            },
+            "racks": {
+                **_by_player(_ref("Rack"), "went_out: every loser; pool_empty: everyone."),
+                "maxProperties": 12,
+            },
+            "tile_counts": {
+                **_by_player(_INPUT_INT, "pool_empty: tiles left, to settle ties."),
+                "maxProperties": 12,
+            },
+            "scores": {
+                **_by_player(_INPUT_INT, "scores: each player's signed score, as on paper."),
+                "maxProperties": 12,
+            },
+            "confirm": {
+                "type": "boolean",
+                "default": False,
+                "description": "Accept entries below the typo threshold.",
+            },
+            "key": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 64,
+                "description": "Idempotency key: a repeat returns the first round (200).",
+            },
+            "number": {
+                "type": "integer",
+                "description": "POST only: the number the client expects the round to get.",
+            },
+        },
+    },
+    "Round": _closed(
+        ["number", "ending", "winner", "racks", "scores", "flags", "version"],
+        {
+            "number": {"type": "integer", "minimum": 1},
+            "ending": {"type": "string", "enum": ["went_out", "pool_empty", "scores"]},
+            "winner": {"type": ["string", "null"]},
+            "racks": _by_player(_INT, "Rack values as entered or counted from tiles."),
+            "scores": _by_player(_INT, "Every player's derived score; they sum to 0."),
+            "flags": {**_NAMES, "description": "Players whose typo-flagged entry was confirmed."},
+            "version": {"type": "integer", "description": "Moves on with every replacement."},
+            "tile_counts": _by_player(_INT, "Tile counts, entered or counted from tiles."),
+            "tiles": _by_player(
+                {"type": "array", "items": {"type": "string"}}, "The tiles entered, sorted."
+            ),
+        },
+    ),
+    "SetRequest": {
+        "type": "object",
+        "required": ["tiles"],
+        "properties": {"tiles": _TILES, **_TOOL_CONTEXT},
+    },
+    "Reading": _READING,
+    "SetCheck": _closed(
+        ["valid", "readings", "points", "reason"],
+        {
+            "valid": {"type": "boolean"},
+            "readings": {"type": "array", "items": _ref("Reading")},
+            "points": {"type": "integer", "description": "The highest reading's points."},
+            "reason": {"type": ["string", "null"], "description": "Why the set is invalid."},
+        },
+    ),
+    "MeldRequest": {
+        "type": "object",
+        "required": ["sets"],
+        "properties": {
+            "sets": {"type": "array", "maxItems": 40, "items": _TILES},
+            **_TOOL_CONTEXT,
+        },
+    },
+    "MeldCheck": _closed(
+        ["valid", "points", "minimum", "reason", "sets"],
+        {
+            "valid": {"type": "boolean"},
+            "points": _INT,
+            "minimum": _INT,
+            "reason": {"type": ["string", "null"]},
+            "sets": {"type": "array", "items": _ref("SetCheck")},
+        },
+    ),
+    "RackRequest": {
+        "type": "object",
+        "required": ["tiles"],
+        "properties": {"tiles": _TILES, **_TOOL_CONTEXT},
+    },
+    "RackValue": _closed(["value", "count"], {"value": _INT, "count": _INT}),
+    "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
+}
+
+# --- Examples (DESIGN.md 3) ------------------------------------------------------------------
+
+SUNDAY = {
+    "name": "Sunday",
+    "players": PLAYERS,
+    "rounds": 3,
+    "rules": DEFAULT_RULES,
+}
+
+
+def _session(**changes: Any) -> dict[str, Any]:
+    """A session document of the four players; `id` and `date` vary in real answers."""
+    doc = {
+        "id": 1,
+        "name": "Sunday",
+        "date": "2025-06-01",
+        "players": PLAYERS,
+        "rounds_planned": 3,
+        "rules": DEFAULT_RULES,
+        "rounds": [],
+        "totals": dict.fromkeys(PLAYERS, 0),
+        "dropped": dict.fromkeys(PLAYERS),
+        "complete": False,
+        "winners": [],
+        "version": 1,
+    }
+    doc.update(changes)
+    return doc
+
+
+WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+WENT_OUT_ROUND = {
+    "number": 1,
+    "ending": "went_out",
+    "winner": "Ann",
+    "racks": {"Bo": 22, "Cy": 55, "Di": 8},
+    "scores": {"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8},
+    "flags": [],
+    "version": 1,
+}
+TYPO = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 12, "Di": 8}}
+
+ROUND_EXAMPLES = {
+    "went_out": {"summary": "Ann went out; racks 22, 55, 8 give Ann +85.", "value": WENT_OUT},
+    "went_out_tiles": {
+        "summary": "A rack given as tiles: r7 + k13 + joker (30) = 50.",
+        "value": {
+            "ending": "went_out",
+            "winner": "Ann",
+            "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
+        },
+    },
+    "pool_empty": {
+        "summary": "The pool ran out: the lowest rack (Di, 8) takes the differences.",
+        "value": {
+            "ending": "pool_empty",
+            "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
+            "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
+            "winner": "Di",
+        },
+    },
+    "scores": {
+        "summary": "Scores as on paper (the Polish sheet's round 1): they must sum to 0.",
+        "value": {"ending": "scores", "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}},
+    },
+    "with_key": {
+        "summary": "An idempotency key: sending this again returns the same round with 200.",
+        "value": {**WENT_OUT, "key": "3f6c1a2e-round-1"},
+    },
+    "zero_sum": {
+        "summary": "The Polish sheet's round 2 as printed (+6, -11, +22, -5) adds up to +12.",
+        "value": {"ending": "scores", "scores": {"Ann": 6, "Bo": -11, "Cy": 22, "Di": -5}},
+    },
+    "confirm_required": {
+        "summary": "A rack of 200 is below the typo threshold (-180): confirm it first.",
+        "value": TYPO,
+    },
+    "confirmed": {
+        "summary": 'The same round with "confirm": true is kept, flagged.',
+        "value": {**TYPO, "confirm": True},
+    },
+    "tie": {
+        "summary": "Ann and Bo tie for the lowest rack: name the winner or give tile counts.",
+        "value": {"ending": "pool_empty", "racks": {"Ann": 10, "Bo": 10, "Cy": 55, "Di": 18}},
+    },
+    "bad_tile": {
+        "summary": "x9 is not a tile.",
+        "value": {"ending": "went_out", "winner": "Ann", "racks": {"Bo": ["r7", "x9"], "Cy": 3}},
+    },
+}
+
+ROUND_ANSWERS = {
+    "went_out": WENT_OUT_ROUND,
+    "went_out_tiles": {
+        "number": 1,
+        "ending": "went_out",
+        "winner": "Ann",
+        "racks": {"Bo": 50, "Cy": 12, "Di": 8},
+        "scores": {"Ann": 70, "Bo": -50, "Cy": -12, "Di": -8},
+        "flags": [],
+        "version": 1,
+        "tile_counts": {"Bo": 3},
+        "tiles": {"Bo": ["k13", "r7", "j"]},
+    },
+    "pool_empty": {
+        "number": 1,
+        "ending": "pool_empty",
+        "winner": "Di",
+        "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
+        "scores": {"Ann": -2, "Bo": -14, "Cy": -47, "Di": 63},
+        "flags": [],
+        "version": 1,
+        "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
+    },
+    "scores": {
+        "number": 1,
+        "ending": "scores",
+        "winner": "Ann",
+        "racks": {},
+        "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3},
+        "flags": [],
+        "version": 1,
+    },
+    "with_key": WENT_OUT_ROUND,
+    "confirmed": {
+        "number": 1,
+        "ending": "went_out",
+        "winner": "Ann",
+        "racks": {"Bo": 200, "Cy": 12, "Di": 8},
+        "scores": {"Ann": 220, "Bo": -200, "Cy": -12, "Di": -8},
+        "flags": ["Bo"],
+        "version": 1,
+    },
+}
+
+ROUND_REFUSALS = {
+    "zero_sum": _problem("zero_sum", "Adds up to +12: someone counted a rack wrong.", "scores"),
+    "confirm_required": _problem(
+        "confirm_required", "Bo: -200 is below -180. Is that right? Confirm to keep it.", "Bo"
+    ),
+    "tie": _problem(
+        "tie", "Ann and Bo tie for the round: enter tile counts, or say who takes it.", "winner"
+    ),
+    "bad_tile": _problem(
+        "bad_tile",
+        "Bo: “x9” is not a tile: write a colour and a number like r7 or k13, or j for a joker.",
+        "Bo",
+    ),
+}
+
+SESSION_EXAMPLES = {
+    "sunday": {
+        "summary": "Four players, three rounds, every setting spelled out.",
+        "value": SUNDAY,
+    },
+    "too_many_players": {
+        "summary": "Five players need two tile sets.",
+        "value": {"players": ["Ann", "Bo", "Cy", "Di", "Ed"]},
+    },
+    "bad_setting": {
+        "summary": "A value out of range.",
+        "value": {"players": ["Ann", "Bo"], "rules": {"joker_penalty": 500}},
+    },
+    "unknown_setting": {
+        "summary": "An unknown setting is a malformed body.",
+        "value": {"players": ["Ann", "Bo"], "rules": {"jokers": 3}},
+    },
+}
+
+AFTER_WENT_OUT = _session(
+    rounds=[WENT_OUT_ROUND],
+    totals={"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8},
+    version=2,
+)
+
+SET_EXAMPLES = {
+    "joker_run": {
+        "summary": "J r12 r13: the joker can only be r11 (it cannot be 14).",
+        "value": {"tiles": ["j", "r12", "r13"]},
+    },
+    "repeated_colour": {
+        "summary": "An invalid set is still a 200, with valid false and the reason.",
+        "value": {"tiles": ["r5", "b5", "k5", "r5"]},
+    },
+    "run_wrap": {
+        "summary": "With the run wrap setting, 1 may follow 13.",
+        "value": {"tiles": ["r12", "r13", "r1"], "rules": {"run_wrap": True}},
+    },
+    "tile_supply": {
+        "summary": "A single set has only two red 7s.",
+        "value": {"tiles": ["r7", "r7", "r7"]},
+    },
+}
+
+_SUPPLY = _problem("tile_supply", "red 7 entered 3 times; a single set has 2.", "r7")
+
+SET_ANSWERS = {
+    "joker_run": {
+        "valid": True,
+        "readings": [{"kind": "run", "as": ["r11", "r12", "r13"], "points": 36}],
+        "points": 36,
+        "reason": None,
+    },
+    "repeated_colour": {
+        "valid": False,
+        "readings": [],
+        "points": 0,
+        "reason": "red 5 appears twice: a group needs a different colour on every tile.",
+    },
+    "run_wrap": {
+        "valid": True,
+        "readings": [{"kind": "run", "as": ["r12", "r13", "r1"], "points": 26}],
+        "points": 26,
+        "reason": None,
+    },
+}
+
+MELD_EXAMPLES = {
+    "meld": {
+        "summary": "r10 b10 J (30) and k1 k2 k3 (6): 36 points, the minimum is 30.",
+        "value": {"sets": [["r10", "b10", "j"], ["k1", "k2", "k3"]]},
+    },
+    "too_few_points": {
+        "summary": "6 points do not make the initial meld.",
+        "value": {"sets": [["r1", "r2", "r3"]]},
+    },
+}
+
+MELD_ANSWERS = {
+    "meld": {
+        "valid": True,
+        "points": 36,
+        "minimum": 30,
+        "reason": None,
+        "sets": [
+            {
+                "valid": True,
+                "readings": [{"kind": "group", "as": ["k10", "r10", "b10"], "points": 30}],
+                "points": 30,
+                "reason": None,
+            },
+            {
+                "valid": True,
+                "readings": [{"kind": "run", "as": ["k1", "k2", "k3"], "points": 6}],
+                "points": 6,
+                "reason": None,
+            },
+        ],
+    },
+    "too_few_points": {
+        "valid": False,
+        "points": 6,
+        "minimum": 30,
+        "reason": "These sets make 6 points; the initial meld needs 30.",
+        "sets": [
+            {
+                "valid": True,
+                "readings": [{"kind": "run", "as": ["r1", "r2", "r3"], "points": 6}],
+                "points": 6,
+                "reason": None,
+            }
+        ],
+    },
+}
+
+RACK_EXAMPLES = {
+    "rack": {
+        "summary": "7 + 13 + a joker (30) = 50.",
+        "value": {"tiles": ["r7", "k13", "j"]},
+    },
+    "joker_penalty": {
+        "summary": "The same rack where a joker costs 50.",
+        "value": {"tiles": "r7 k13 j", "rules": {"joker_penalty": 50}},
+    },
+    "bad_tile": {"summary": "x9 is not a tile.", "value": {"tiles": ["r7", "x9"]}},
+    "tile_supply": {
+        "summary": "A single set has only two red 7s.",
+        "value": {"tiles": ["r7", "r7", "r7"]},
+    },
+}
+
+# --- Shared answers --------------------------------------------------------------------------
+
+MALFORMED = _errors(
+    "Malformed body: not JSON, not an object, or a value of the wrong type (`bad_request`; "
+    "`bad_setting` for an unknown setting or a setting of the wrong type).",
+)
+TOO_LARGE = _errors("The body is larger than the server accepts (64 KiB by default).")
+UNKNOWN_SESSION = _errors("No such session (`not_found`).")
+UNKNOWN_ROUND = _errors("No such session or round (`not_found`).")
+ROUND_RULES = (
+    "A rules violation: `zero_sum`, `unknown_player`, `missing_player`, `winner_has_tiles`, "
+    "`negative_rack`, `empty_rack`, `impossible_rack`, `bad_tile`, `tile_supply`, "
+    "`bad_tile_count`, `tie`, `wrong_winner`."
+)
+
+ROUND_SCHEMA_NOTE = (
+    "Three endings. went_out: `winner` and a rack for every other player. pool_empty: a rack "
+    "for every player; `tile_counts` and `winner` only settle ties (or are needed for the "
+    "fewest-tiles variant). scores: every player's signed score, summing to 0 with one "
+    "positive. Players are named case-insensitively. A rack is a value or a list of tiles."
+)
+
+# --- The document ----------------------------------------------------------------------------
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+    "info": {
+        "title": "Scorekeeper",
+        "version": "1",
+        "summary": "Keeps the score of Rummikub played with real tiles.",
+        "description": (
+            "Sessions (an evening's play), their rounds, and the rules tools. Every error "
+            'answers `{"errors": [{"code", "message", "field"?}]}` with status 400 (malformed '
+            "body, wrong types), 404 (unknown id or path), 405 (wrong method), 409 (conflict: "
+            "confirmation needed, session complete, duplicate round) or 422 (a rules "
+            "violation); nothing is written when an error is returned. See docs/API.md."
+        ),
+    },
+    "tags": [
+        {"name": "sessions", "description": "An evening's play: players, settings, rounds."},
+        {"name": "rounds", "description": "How each round ended, and the derived scores."},
+        {"name": "rules", "description": "Check a set, an initial meld, a rack."},
+        {"name": "meta", "description": "This document."},
+    ],
+    "paths": {
+        "/api/v1/sessions": {
+            "get": {
+                "operationId": "listSessions",
+                "tags": ["sessions"],
+                "summary": "List sessions, newest first.",
+                "responses": {
+                    "200": _answer(
+                        "The sessions, newest first.",
+                        "SessionList",
+                        {
+                            "after_went_out": {
+                                "sessions": [
+                                    {
+                                        "id": 1,
+                                        "name": "Sunday",
+                                        "date": "2025-06-01",
+                                        "players": PLAYERS,
+                                        "rounds_planned": 3,
+                                        "rounds_played": 1,
+                                        "complete": False,
+                                        "leaders": ["Ann"],
+                                    }
+                                ]
+                            }
+                        },
+                    )
+                },
+            },
+            "post": {
+                "operationId": "createSession",
+                "tags": ["sessions"],
+                "summary": "Start a session: players in seating order, agreed rounds, settings.",
+                "description": "`name`, `rounds` and every key of `rules` are optional.",
+                "requestBody": _body("NewSession", SESSION_EXAMPLES),
+                "responses": {
+                    "201": _answer("The new session.", "Session", {"sunday": _session()}, LOCATION),
+                    "400": _errors(
+                        MALFORMED["description"],
+                        {
+                            "unknown_setting": _problem(
+                                "bad_setting", "jokers is not a setting.", "jokers"
+                            )
+                        },
+                    ),
+                    "413": TOO_LARGE,
+                    "422": _errors(
+                        "A rules violation: `too_many_players`, `too_few_players`, "
+                        "`duplicate_player`, `bad_name`, `bad_setting` (a value out of range).",
+                        {
+                            "too_many_players": _problem(
+                                "too_many_players",
+                                "5 players need two tile sets: set Number of tile sets to 2.",
+                                "players",
+                            ),
+                            "bad_setting": _problem(
+                                "bad_setting",
+                                "Joker penalty must be a whole number from 0 to 100.",
+                                "joker_penalty",
+                            ),
+                        },
+                    ),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}": {
+            "parameters": [SESSION_ID],
+            "get": {
+                "operationId": "getSession",
+                "tags": ["sessions"],
+                "summary": "A session: rounds, totals after drops, dropped rounds, winners.",
+                "responses": {
+                    "200": _answer("The session.", "Session", {"after_went_out": AFTER_WENT_OUT}),
+                    "404": UNKNOWN_SESSION,
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/extend": {
+            "parameters": [SESSION_ID],
+            "post": {
+                "operationId": "extendSession",
+                "tags": ["sessions"],
+                "summary": "Agree to play more rounds (default 1).",
+                "requestBody": _body(
+                    "Extend",
+                    {"one_more": {"summary": "One more round.", "value": {"rounds": 1}}},
+                ),
+                "responses": {
+                    "200": _answer(
+                        "The session, with more rounds planned.",
+                        "Session",
+                        {"one_more": _session(rounds_planned=4, version=2)},
+                    ),
+                    "400": MALFORMED,
+                    "404": UNKNOWN_SESSION,
+                    "413": TOO_LARGE,
+                    "422": _errors("`bad_setting`: more than 100 rounds, or fewer than 1."),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/rounds": {
+            "parameters": [SESSION_ID],
+            "post": {
+                "operationId": "addRound",
+                "tags": ["rounds"],
+                "summary": "Record the next round.",
+                "description": ROUND_SCHEMA_NOTE,
+                "requestBody": _body("RoundInput", ROUND_EXAMPLES),
+                "responses": {
+                    "200": _answer(
+                        "Idempotent replay: a round with this `key` exists; it is returned and "
+                        "nothing is added.",
+                        "Round",
+                        headers=LOCATION,
+                    ),
+                    "201": _answer(
+                        "The round was added.",
+                        "Round",
+                        {name: ROUND_ANSWERS[name] for name in ROUND_ANSWERS},
+                        LOCATION,
+                    ),
+                    "400": MALFORMED,
+                    "404": UNKNOWN_SESSION,
+                    "409": _errors(
+                        "`confirm_required` (one problem per flagged player, `field` names "
+                        'them; send again with "confirm": true), `session_complete` (extend '
+                        "first), or `duplicate_round` (`number` was taken meanwhile).",
+                        {"confirm_required": ROUND_REFUSALS["confirm_required"]},
+                    ),
+                    "413": TOO_LARGE,
+                    "422": _errors(
+                        ROUND_RULES,
+                        {n: ROUND_REFUSALS[n] for n in ("zero_sum", "tie", "bad_tile")},
+                    ),
+                },
+            },
+        },
+        "/api/v1/sessions/{session_id}/rounds/{number}": {
+            "parameters": [SESSION_ID, ROUND_NUMBER],
+            "get": {
+                "operationId": "getRound",
+                "tags": ["rounds"],
+                "summary": "One round.",
+                "responses": {
+                    "200": _answer("The round.", "Round", {"after_went_out": WENT_OUT_ROUND}),
+                    "404": UNKNOWN_ROUND,
+                },
+            },
+            "put": {
+                "operationId": "replaceRound",
+                "tags": ["rounds"],
+                "summary": "Replace a round (same body as adding); its scores are derived again.",
+                "description": ROUND_SCHEMA_NOTE + " `key` and `number` are ignored here.",
+                "requestBody": _body(
+                    "RoundInput",
+                    {
+                        "scores": {
+                            "summary": "Round 1 replaced by scores as on paper.",
+                            "value": ROUND_EXAMPLES["scores"]["value"],
+                        }
+                    },
+                ),
+                "responses": {
+                    "200": _answer(
+                        "The round as replaced; its `version` moved on.",
+                        "Round",
+                        {"scores": {**ROUND_ANSWERS["scores"], "version": 2}},
+                    ),
+                    "400": MALFORMED,
+                    "404": UNKNOWN_ROUND,
+                    "409": _errors("`confirm_required`, as when adding."),
+                    "413": TOO_LARGE,
+                    "422": _errors(ROUND_RULES),
+                },
+            },
+            "delete": {
+                "operationId": "deleteRound",
+                "tags": ["rounds"],
+                "summary": "Remove a round; later rounds move up one number.",
+                "responses": {
+                    "204": {"description": "Removed."},
+                    "404": UNKNOWN_ROUND,
+                },
+            },
+        },
+        "/api/v1/rules/set": {
+            "post": {
+                "operationId": "checkSet",
+                "tags": ["rules"],
+                "summary": "Is this one set valid, and every way to read it.",
+                "requestBody": _body("SetRequest", SET_EXAMPLES),
+                "responses": {
+                    "200": _answer(
+                        "The verdict; `points` is the highest reading's.", "SetCheck", SET_ANSWERS
+                    ),
+                    "400": MALFORMED,
+                    "404": _errors("`session` names no session."),
+                    "413": TOO_LARGE,
+                    "422": _errors(
+                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
+                        {"tile_supply": _SUPPLY},
+                    ),
+                },
+            },
+        },
+        "/api/v1/rules/meld": {
+            "post": {
+                "operationId": "checkMeld",
+                "tags": ["rules"],
+                "summary": "Do these sets, all from one rack, make the initial meld.",
+                "requestBody": _body("MeldRequest", MELD_EXAMPLES),
+                "responses": {
+                    "200": _answer("The verdict, with each set's.", "MeldCheck", MELD_ANSWERS),
+                    "400": MALFORMED,
+                    "404": _errors("`session` names no session."),
+                    "413": TOO_LARGE,
+                    "422": _errors(
+                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range)."
+                    ),
+                },
+            },
+        },
+        "/api/v1/rules/rack": {
+            "post": {
+                "operationId": "rackValue",
+                "tags": ["rules"],
+                "summary": "What a rack is worth and how many tiles it holds.",
+                "requestBody": _body("RackRequest", RACK_EXAMPLES),
+                "responses": {
+                    "200": _answer(
+                        "The rack's value (jokers at the joker penalty) and tile count.",
+                        "RackValue",
+                        {
+                            "rack": {"value": 50, "count": 3},
+                            "joker_penalty": {"value": 70, "count": 3},
+                        },
+                    ),
+                    "400": MALFORMED,
+                    "404": _errors("`session` names no session."),
+                    "413": TOO_LARGE,
+                    "422": _errors(
+                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
+                        {
+                            "bad_tile": _problem(
+                                "bad_tile",
+                                "“x9” is not a tile: write a colour and a number like r7 or "
+                                "k13, or j for a joker.",
+                            ),
+                            "tile_supply": _SUPPLY,
+                        },
+                    ),
+                },
+            },
+        },
+        "/api/v1/openapi.json": {
+            "get": {
+                "operationId": "openapi",
+                "tags": ["meta"],
+                "summary": "This document.",
+                "responses": {"200": _answer("The OpenAPI 3.1 document.", "OpenAPI")},
+            },
+        },
+    },
+    "components": {"schemas": SCHEMAS},
+}

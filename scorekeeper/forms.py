@@ -1,0 +1,345 @@
+"""The HTML forms: a new session, a round (built per session), a rename, and POST buttons.
+
+Forms only turn what was typed into the bodies the services take (the API's shapes) and put
+the services' problems back next to the fields they concern; the rules decide everything else.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Optional
+
+from scorekeeper.rules import LABELS, PRESETS, Problem, Settings
+
+try:  # WTForms 3.3+ declares options as SelectChoice; plain tuples are deprecated there
+    from wtforms.fields.choices import SelectChoice
+except ImportError:  # pragma: no cover - older WTForms take (value, label) tuples
+
+    def SelectChoice(value: Any, label: str) -> Any:  # type: ignore[no-redef]  # noqa: N802
+        return (value, label)
+
+
+MAX_PLAYERS = 6
+WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+ENDING_CHOICES = ("went_out", "pool_empty", "scores")
+
+# The settings shown at once (they change the scores) and those under "More rules".
+SCORING_SETTINGS = (
+    "tile_sets",
+    "joker_penalty",
+    "empty_pool",
+    "drop_worst_round",
+    "winner_bonus",
+    "typo_threshold",
+)
+TABLE_SETTINGS = (
+    "min_initial_meld",
+    "jokers_retrievable",
+    "seconds_per_turn",
+    "penalty_tiles",
+    "run_wrap",
+    "played_with",
+)
+BOOLEAN_SETTINGS = ("jokers_retrievable", "run_wrap", "drop_worst_round")
+
+
+def add_error(field: Field, message: str) -> None:
+    """Show a message next to a field (WTForms keeps errors as a tuple until validated)."""
+    field.errors = [*field.errors, message]
+
+
+def _strip(value: object) -> object:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _number(required: str = "Enter a whole number.") -> IntegerField:
+    return IntegerField(validators=[InputRequired(required)])
+
+
+class ButtonForm(FlaskForm):
+    """Only a CSRF token: the form behind every POST button (extend, delete, undo)."""
+
+
+class RenameForm(FlaskForm):
+    """A player's new name; past rounds stay theirs."""
+
+    name = StringField(
+        "New name",
+        filters=[_strip],
+        render_kw={"maxlength": 40, "autocomplete": "off", "autocapitalize": "words"},
+    )
+
+
+class NewSessionForm(FlaskForm):
+    """Who plays (in seating order), how many rounds, and every setting of RULES.md 7."""
+
+    name = StringField("Session name (optional)", filters=[_strip], render_kw={"maxlength": 80})
+    player_0 = StringField("Player 1", filters=[_strip])
+    player_1 = StringField("Player 2", filters=[_strip])
+    player_2 = StringField("Player 3", filters=[_strip])
+    player_3 = StringField("Player 4", filters=[_strip])
+    player_4 = StringField("Player 5", filters=[_strip])
+    player_5 = StringField("Player 6", filters=[_strip])
+    rounds = IntegerField(
+        "Rounds", default=3, validators=[InputRequired("How many rounds will you play?")]
+    )
+
+    tile_sets = SelectField(
+        LABELS["tile_sets"],
+        choices=[SelectChoice(1, "1"), SelectChoice(2, "2 (for 5 or 6 players)")],
+        coerce=int,
+    )
+    min_initial_meld = _number()
+    jokers_retrievable = BooleanField(LABELS["jokers_retrievable"])
+    joker_penalty = _number()
+    seconds_per_turn = _number()
+    penalty_tiles = _number()
+    run_wrap = BooleanField(LABELS["run_wrap"])
+    empty_pool = SelectField(
+        LABELS["empty_pool"],
+        choices=[
+            SelectChoice("difference", "Difference"),
+            SelectChoice("fewest_tiles", "Fewest tiles"),
+        ],
+    )
+    drop_worst_round = BooleanField(LABELS["drop_worst_round"])
+    winner_bonus = IntegerField(validators=[Optional()])
+    typo_threshold = _number()
+    played_with = SelectField(
+        LABELS["played_with"],
+        choices=[SelectChoice("tiles", "Tiles"), SelectChoice("cards", "Two card decks")],
+    )
+
+    preset = SelectField(
+        "Preset",
+        choices=[SelectChoice("standard", "Standard"), SelectChoice("tournament", "Tournament")],
+        validate_choice=False,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seating_errors: list[str] = []
+        for key, label in LABELS.items():
+            self[key].label.text = label
+
+    @property
+    def player_fields(self) -> list[Field]:
+        return [self[f"player_{i}"] for i in range(MAX_PLAYERS)]
+
+    def players(self) -> list[str]:
+        """The names typed, in seating order, blanks skipped."""
+        return [f.data for f in self.player_fields if f.data]
+
+    def rules(self) -> dict[str, Any]:
+        """The settings as the API's `rules` object."""
+        return {key: self[key].data for key in LABELS}
+
+    def show_problems(self, problems: Iterable[Problem]) -> list[str]:
+        """Put each problem next to its field; return the ones that belong to no field.
+
+        Problems about the seating as a whole (too many players for one tile set) go to
+        `seating_errors`, shown above the names.
+        """
+        filled = [f for f in self.player_fields if f.data]
+        general = []
+        for problem in problems:
+            target = problem.field or ""
+            field: Field | None = None
+            if target == "players":
+                self.seating_errors.append(problem.message)
+                continue
+            if target.startswith("players.") and target[8:].isdigit():
+                index = int(target[8:])
+                field = filled[index] if index < len(filled) else None
+            elif target in LABELS or target in ("name", "rounds"):
+                field = self[target]
+            if field is None:
+                general.append(problem.message)
+            else:
+                add_error(field, problem.message)
+        return general
+
+
+def with_preset(formdata: MultiDict[str, str], preset: str) -> MultiDict[str, str]:
+    """The submitted form with a preset's settings in place of the typed ones (no-JS path)."""
+    chosen = PRESETS.get(preset, PRESETS["standard"])
+    updated = formdata.copy()
+    for key, value in chosen.to_dict().items():
+        updated.poplist(key)
+        if key in BOOLEAN_SETTINGS:
+            if value:
+                updated[key] = "y"
+        elif value is not None:
+            updated[key] = str(value)
+    return updated
+
+
+def preset_values() -> dict[str, dict[str, Any]]:
+    """Each preset's settings, for the page script that fills the fields on a pick."""
+    return {name: settings.to_dict() for name, settings in PRESETS.items()}
+
+
+def matching_preset(settings: Settings) -> str | None:
+    """The preset these settings equal, if any."""
+    return next((name for name, s in PRESETS.items() if s == settings), None)
+
+
+class RoundForm(FlaskForm):
+    """How one round ended; the per-seat fields are added by `round_form`."""
+
+    ending = HiddenField(default="went_out")
+    winner = RadioField("Who went out?", choices=[], validate_choice=False)
+    key = HiddenField()
+    confirm = BooleanField("Yes, keep these entries")
+
+    players: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.racks_errors: list[str] = []
+        self.scores_errors: list[str] = []
+
+    def seat_field(self, kind: str, index: int) -> Field:
+        return self[f"{kind}_{index}"]
+
+    def winner_name(self) -> str | None:
+        index = self.winner.data
+        if isinstance(index, str) and index.isdigit() and int(index) < len(self.players):
+            return self.players[int(index)]
+        return None
+
+    def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
+        """The CSRF token, plus whole numbers where only whole numbers make sense."""
+        valid = super().validate(extra_validators)
+        kinds = ("score",) if self.ending.data == "scores" else ("count",)
+        for i in range(len(self.players)):
+            for kind in kinds:
+                field = self.seat_field(kind, i)
+                if field.data and not WHOLE_NUMBER.fullmatch(_minus(field.data)):
+                    add_error(
+                        field,
+                        f"{self.players[i]}: a score is a whole number, like -12 or 24."
+                        if kind == "score"
+                        else f"{self.players[i]}: a tile count is a whole number.",
+                    )
+                    valid = False
+        return valid
+
+    def to_body(self) -> dict[str, Any]:
+        """The round as the API's body; a blank is left out, so the rules call it missing."""
+        ending = self.ending.data or "went_out"
+        body: dict[str, Any] = {"ending": ending, "confirm": bool(self.confirm.data)}
+        if self.key.data:
+            body["key"] = self.key.data
+        if ending == "scores":
+            body["scores"] = {
+                name: int(_minus(self.seat_field("score", i).data))
+                for i, name in enumerate(self.players)
+                if self.seat_field("score", i).data
+            }
+            return body
+        winner = self.winner_name()
+        if winner is not None or (ending == "went_out" and self.winner.data):
+            body["winner"] = winner or self.winner.data
+        racks: dict[str, int | str] = {}
+        counts: dict[str, int] = {}
+        for i, name in enumerate(self.players):
+            rack = self.seat_field("rack", i).data
+            if rack:
+                racks[name] = int(_minus(rack)) if WHOLE_NUMBER.fullmatch(_minus(rack)) else rack
+            count = self.seat_field("count", i).data
+            if count and ending == "pool_empty":
+                counts[name] = int(_minus(count))
+        body["racks"] = racks
+        if counts:
+            body["tile_counts"] = counts
+        return body
+
+    def show_problems(self, problems: Iterable[Problem], body: Mapping[str, Any]) -> list[str]:
+        """Put each problem next to its field, or its group (the racks, the scores);
+        return the ones that belong to neither, for the top of the page."""
+        general = []
+        ending = body.get("ending")
+        racks = body.get("racks") or {}
+        for problem in problems:
+            field = self._field_for(problem, ending, racks)
+            if field is not None:
+                add_error(field, problem.message)
+            elif problem.field == "scores" and ending == "scores":
+                self.scores_errors.append(problem.message)
+            elif problem.field == "racks" or problem.code in ("tile_supply", "bad_tile"):
+                self.racks_errors.append(problem.message)
+            else:
+                general.append(problem.message)
+        return general
+
+    def _field_for(
+        self, problem: Problem, ending: object, racks: Mapping[str, Any]
+    ) -> Field | None:
+        target = problem.field
+        if target == "winner":
+            return self.winner
+        if target in self.players:
+            index = self.players.index(target)
+            if ending == "scores":
+                return self.seat_field("score", index)
+            if problem.code == "bad_tile_count" or (
+                problem.code == "missing_player" and target in racks
+            ):
+                return self.seat_field("count", index)
+            return self.seat_field("rack", index)
+        return None
+
+
+def _minus(text: str) -> str:
+    """Phones type the minus sign in many ways: a typographic minus, a dash, spaces."""
+    return text.replace("\u2212", "-").replace("\u2013", "-").replace(" ", "")
+
+
+def round_form(
+    players: Sequence[str], data: Mapping[str, Any] | None = None, fresh_key: bool = True
+) -> RoundForm:
+    """A round form for these seats: a rack, a tile count and a paper score per player."""
+
+    class SeatedRoundForm(RoundForm):
+        pass
+
+    for i, name in enumerate(players):
+        setattr(SeatedRoundForm, f"rack_{i}", StringField(name, filters=[_strip]))
+        setattr(SeatedRoundForm, f"count_{i}", StringField(f"{name}: tiles left", filters=[_strip]))
+        setattr(SeatedRoundForm, f"score_{i}", StringField(name, filters=[_strip]))
+    form = SeatedRoundForm(data=dict(data or {}))
+    form.players = tuple(players)
+    form.winner.choices = [SelectChoice(str(i), name) for i, name in enumerate(players)]
+    if fresh_key and not form.key.data:
+        form.key.data = uuid.uuid4().hex
+    return form
+
+
+def round_form_data(body: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """A stored round's body as the form's values, so an edit shows what was typed."""
+    data: dict[str, Any] = {"ending": body.get("ending", "went_out")}
+    if body.get("winner") in players:
+        data["winner"] = str(players.index(body["winner"]))
+    for kind, key in (("rack", "racks"), ("count", "tile_counts"), ("score", "scores")):
+        for name, value in (body.get(key) or {}).items():
+            if name in players:
+                shown = " ".join(value) if isinstance(value, list) else str(value)
+                data[f"{kind}_{players.index(name)}"] = shown
+    data["confirm"] = bool(body.get("confirm"))
+    return data

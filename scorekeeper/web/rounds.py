@@ -1,0 +1,193 @@
+"""Round pages: record how a round ended, edit it, delete it and undo the delete."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper.forms import (
+    ENDING_CHOICES,
+    ButtonForm,
+    RoundForm,
+    round_form,
+    round_form_data,
+)
+from scorekeeper.rules import Problem, RulesError
+from scorekeeper.services import rounds
+from scorekeeper.services.errors import NotFound, status_for
+from scorekeeper.services.sessions import RoundView, SessionView, get_session
+from scorekeeper.web.sessions import UNDO_KEY, forget_undo, pending_undo, session_or_404
+
+bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>")
+
+ENDING_TITLES = {
+    "went_out": "Someone went out",
+    "pool_empty": "The pool ran out",
+    "scores": "Scores as on paper",
+}
+
+
+def _ending_asked(default: str = "went_out") -> str:
+    asked = request.args.get("ending", default)
+    return asked if asked in ENDING_CHOICES else default
+
+
+def _round_or_404(view: SessionView, number: int) -> RoundView:
+    found = next((r for r in view.rounds if r.number == number), None)
+    if found is None:
+        abort(404)
+    return found
+
+
+@bp.route("/rounds/new", methods=["GET", "POST"])
+def new(session_id: int) -> str | Response | tuple[str, int]:
+    """Record the next round: who went out, the pool ran out, or scores as on paper."""
+    view = session_or_404(session_id)
+    if request.method == "GET":
+        if view.complete:
+            flash(
+                f"All {view.rounds_planned} rounds are played: "
+                "play another round first if the family agrees.",
+                "error",
+            )
+            return redirect(url_for("sessions.show", session_id=session_id))
+        form = round_form(view.players, {"ending": _ending_asked()})
+        return _round_page(view, form)
+
+    def save(body: dict[str, Any]) -> RoundView:
+        saved, _created = rounds.add_round(session_id, body)
+        return saved
+
+    return _record(view, round_form(view.players), save, None)
+
+
+@bp.route("/rounds/<int:number>/edit", methods=["GET", "POST"])
+def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
+    """Change a round: the same form, filled with what was typed; scores are derived again."""
+    view = session_or_404(session_id)
+    stored = _round_or_404(view, number)
+    if request.method == "GET":
+        data = round_form_data(rounds.round_body(stored), view.players)
+        data["ending"] = _ending_asked(stored.ending)
+        if data["ending"] == "pool_empty":
+            data.pop("winner", None)  # the racks decide again; a tie asks
+        form = round_form(view.players, data, fresh_key=False)
+        flagged = {p for p, e in stored.entries.items() if e.flagged}
+        return _round_page(view, form, number=number, flagged=flagged)
+
+    def save(body: dict[str, Any]) -> RoundView:
+        body.pop("key", None)
+        return rounds.replace_round(session_id, number, body)
+
+    return _record(view, round_form(view.players, fresh_key=False), save, number)
+
+
+def _record(
+    view: SessionView,
+    form: RoundForm,
+    save: Callable[[dict[str, Any]], RoundView],
+    number: int | None,
+) -> Response | tuple[str, int]:
+    """Save the round, or show the form again with every typed value and the problems."""
+    if not form.validate():
+        return _round_page(view, form, number=number), 422
+    body = form.to_body()
+    try:
+        saved = save(body)
+    except NotFound:
+        abort(404)
+    except RulesError as error:
+        general = form.show_problems(error.problems, body)
+        page = _round_page(view, form, number=number, problems=error.problems, general=general)
+        return page, status_for(error)
+    forget_undo()
+    verb = "saved" if number is None else "changed"
+    flash(f"Round {saved.number} {verb}.", "success")
+    return redirect(url_for("sessions.show", session_id=view.id))
+
+
+def _round_page(
+    view: SessionView,
+    form: RoundForm,
+    number: int | None = None,
+    problems: list[Problem] | None = None,
+    general: list[str] | None = None,
+    flagged: set[str] | None = None,
+) -> str:
+    problems = problems or []
+    ending = form.ending.data if form.ending.data in ENDING_CHOICES else "went_out"
+    flagged = set(flagged or ()) | {p.field for p in problems if p.code == "confirm_required"}
+    tie = next((p for p in problems if p.code == "tie"), None)
+    tied = list(tie.params.get("tied") or view.players) if tie else []
+    wrong_winner = any(p.field == "winner" for p in problems)
+    if number is None:
+        tabs = {"endpoint": "rounds.new", "args": {"session_id": view.id}}
+        title = f"Round {view.standings.rounds_played + 1} of {view.rounds_planned}"
+    else:
+        tabs = {"endpoint": "rounds.edit", "args": {"session_id": view.id, "number": number}}
+        title = f"Edit round {number}"
+    seats = range(len(view.players))
+    counts_typed = any(
+        form.seat_field("count", i).data or form.seat_field("count", i).errors for i in seats
+    )
+    return render_template(
+        "rounds/form.html",
+        view=view,
+        form=form,
+        ending=ending,
+        endings=ENDING_TITLES,
+        tabs=tabs,
+        title=title,
+        number=number,
+        errors=general or [],
+        flagged=flagged,
+        confirm_asked=bool(flagged) or bool(form.confirm.data),
+        winner_choice=tied or (list(view.players) if wrong_winner or form.winner_name() else []),
+        counts_open=view.settings.empty_pool == "fewest_tiles" or bool(tie) or counts_typed,
+    )
+
+
+@bp.route("/rounds/<int:number>/delete", methods=["GET", "POST"])
+def delete(session_id: int, number: int) -> str | Response:
+    """Ask first; after the delete the session page offers an Undo."""
+    view = session_or_404(session_id)
+    stored = _round_or_404(view, number)
+    form = ButtonForm()
+    if request.method == "GET" or not form.validate_on_submit():
+        return render_template("rounds/delete.html", view=view, round=stored, form=form)
+    try:
+        body = rounds.delete_round(session_id, number)
+    except NotFound:
+        abort(404)
+    after = get_session(session_id)
+    session[UNDO_KEY] = {
+        "session_id": session_id,
+        "number": number,
+        "body": body,
+        "version": after.version,
+    }
+    return redirect(url_for("sessions.show", session_id=session_id))
+
+
+@bp.post("/rounds/restore")
+def restore(session_id: int) -> Response:
+    """Undo a delete: the round goes back at its number, unless the table changed since."""
+    view = session_or_404(session_id)
+    undo = pending_undo(session_id, view.version)
+    forget_undo()
+    if undo is None:
+        flash("The table changed since that delete: enter the round again instead.", "error")
+        return redirect(url_for("sessions.show", session_id=session_id))
+    try:
+        restored = rounds.restore_round(session_id, int(undo["number"]), undo["body"])
+    except NotFound:
+        abort(404)
+    except RulesError as error:
+        for problem in error.problems:
+            flash(problem.message, "error")
+    else:
+        flash(f"Round {restored.number} is back.", "success")
+    return redirect(url_for("sessions.show", session_id=session_id))

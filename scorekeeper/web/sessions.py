@@ -1,0 +1,215 @@
+"""Session pages: the list of evenings, a new session, the score table, extend and rename."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response
+
+from scorekeeper.forms import (
+    SCORING_SETTINGS,
+    TABLE_SETTINGS,
+    ButtonForm,
+    NewSessionForm,
+    RenameForm,
+    SelectChoice,
+    add_error,
+    matching_preset,
+    preset_values,
+    with_preset,
+)
+from scorekeeper.rules import LABELS, RulesError
+from scorekeeper.services import sessions
+from scorekeeper.services.errors import NotFound, status_for
+from scorekeeper.services.sessions import SessionView
+
+bp = Blueprint("sessions", __name__)
+
+UNDO_KEY = "undo"
+
+
+def session_or_404(session_id: int) -> SessionView:
+    """The session's table, or the 404 page."""
+    try:
+        return sessions.get_session(session_id)
+    except NotFound:
+        abort(404)
+
+
+def pending_undo(session_id: int, version: int) -> dict[str, Any] | None:
+    """The round deleted last from this session, if nothing changed since (on any phone)."""
+    undo = session.get(UNDO_KEY)
+    if isinstance(undo, dict) and (undo.get("session_id"), undo.get("version")) == (
+        session_id,
+        version,
+    ):
+        return undo
+    return None
+
+
+def forget_undo() -> None:
+    """Another change was made: an Undo would now put the round back in a changed table."""
+    session.pop(UNDO_KEY, None)
+
+
+@bp.app_template_filter("signed")
+def signed(score: int) -> str:
+    """A score as the table shows it: +85, -22, 0."""
+    return f"{score:+d}" if score else "0"
+
+
+@bp.app_template_filter("and_list")
+def and_list(names: Iterable[str]) -> str:
+    """`Ann`, `Ann and Bo`, `Ann, Bo and Cy`."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+@bp.app_template_filter("day")
+def day(played_on: date) -> str:
+    """The date as a family reads it: Sun 30 Nov 2025."""
+    return f"{played_on:%a} {played_on.day} {played_on:%b %Y}"
+
+
+@bp.app_template_filter("setting")
+def setting(value: object) -> str:
+    """A setting's value in words: on/off for switches, off for no winner bonus."""
+    if value is True:
+        return "on"
+    if value is False or value is None:
+        return "off"
+    return str(value).replace("_", " ")
+
+
+@bp.app_template_global()
+def round_of(view: SessionView) -> str:
+    """Where the evening stands: the round being played now, or that all are played."""
+    played, planned = view.standings.rounds_played, view.rounds_planned
+    if view.complete:
+        return f"All {planned} rounds played" if played == planned else f"{played} rounds played"
+    return f"Round {played + 1} of {planned}"
+
+
+@bp.app_context_processor
+def setting_labels() -> dict[str, Any]:
+    return {"labels": LABELS}
+
+
+@bp.get("/")
+def home() -> str:
+    """Sessions in progress first, then the finished ones; a big button to start one."""
+    return render_template("sessions/home.html", sessions=sessions.list_sessions())
+
+
+@bp.route("/sessions/new", methods=["GET", "POST"])
+def new_session() -> str | Response | tuple[str, int]:
+    """Who plays and with which rules; the family's last settings are the defaults."""
+    last = sessions.last_rules()
+    defaults = {**last.to_dict(), "preset": matching_preset(last) or ""}
+    if request.method == "POST" and "use_preset" in request.form:
+        preset = request.form.get("preset", "standard")
+        form = NewSessionForm(formdata=with_preset(request.form, preset), data=defaults)
+        return _new_session_page(form, [])
+    form = NewSessionForm(data=defaults)
+    if not form.is_submitted():
+        return _new_session_page(form, [])
+    if not form.validate():
+        return _new_session_page(form, []), 422
+    try:
+        view = sessions.create_session(
+            form.players(), form.name.data, form.rounds.data, form.rules()
+        )
+    except RulesError as error:
+        general = form.show_problems(error.problems)
+        return _new_session_page(form, general), status_for(error)
+    return redirect(url_for("sessions.show", session_id=view.id))
+
+
+def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
+    form.preset.choices = [
+        SelectChoice("standard", "Standard"),
+        SelectChoice("tournament", "Tournament"),
+    ]
+    if form.preset.data not in ("standard", "tournament"):
+        form.preset.choices.insert(0, SelectChoice("", "Our last settings"))
+    return render_template(
+        "sessions/new.html",
+        form=form,
+        errors=general,
+        known_names=sessions.known_player_names(),
+        presets=json.dumps({"": sessions.last_rules().to_dict(), **preset_values()}),
+        scoring_settings=SCORING_SETTINGS,
+        table_settings=TABLE_SETTINGS,
+        more_rules_open=any(form[key].errors for key in TABLE_SETTINGS),
+    )
+
+
+@bp.get("/sessions/<int:session_id>")
+def show(session_id: int) -> str:
+    """The score table of the evening."""
+    return _session_page(session_or_404(session_id))
+
+
+def _session_page(
+    view: SessionView, rename: dict[int, RenameForm] | None = None, **extra: Any
+) -> str:
+    forms = rename or {}
+    rename_forms = [forms.get(i) or RenameForm(formdata=None) for i in range(len(view.players))]
+    return render_template(
+        "sessions/show.html",
+        view=view,
+        table=view.standings,
+        button=ButtonForm(formdata=None),
+        rename_forms=rename_forms,
+        undo=pending_undo(view.id, view.version),
+        **extra,
+    )
+
+
+@bp.post("/sessions/<int:session_id>/extend")
+def extend(session_id: int) -> Response:
+    """The family agrees to play one more round (CSRFProtect has checked the token)."""
+    try:
+        view = sessions.extend_session(session_id, 1)
+    except NotFound:
+        abort(404)
+    except RulesError as error:
+        for problem in error.problems:
+            flash(problem.message, "error")
+        return redirect(url_for("sessions.show", session_id=session_id))
+    forget_undo()
+    flash(f"One more round: {view.rounds_planned} rounds in all.", "success")
+    return redirect(url_for("sessions.show", session_id=session_id))
+
+
+@bp.post("/sessions/<int:session_id>/players/<int:position>/rename")
+def rename(session_id: int, position: int) -> Response | tuple[str, int]:
+    """Rename the player in one seat; their past rounds keep their scores."""
+    form = RenameForm()
+    try:
+        view = sessions.rename_player(session_id, position, form.name.data or "")
+    except NotFound:
+        abort(404)
+    except RulesError as error:
+        for problem in error.problems:
+            add_error(form.name, problem.message)
+        view = session_or_404(session_id)
+        if not 0 <= position < len(view.players):
+            abort(404)
+        return _session_page(view, {position: form}, rename_open=True), status_for(error)
+    forget_undo()
+    flash(f"Renamed to {view.players[position]}.", "success")
+    return redirect(url_for("sessions.show", session_id=session_id))

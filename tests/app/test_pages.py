@@ -1,0 +1,448 @@
+"""The phone pages: sessions, the score table, the three round forms, edit, delete and undo."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.rules import LABELS
+from scorekeeper.services import sessions
+from scorekeeper.services.sessions import SessionView
+
+FOUR = ["Ann", "Bo", "Cy", "Di"]
+STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
+
+
+def new_session_form(players: list[str], **changes: str) -> dict[str, str]:
+    """What the new-session page posts with the Standard settings."""
+    form = {
+        "name": "",
+        "rounds": "3",
+        "tile_sets": "1",
+        "min_initial_meld": "30",
+        "jokers_retrievable": "y",
+        "joker_penalty": "30",
+        "seconds_per_turn": "0",
+        "penalty_tiles": "3",
+        "empty_pool": "difference",
+        "winner_bonus": "",
+        "typo_threshold": "-180",
+        "played_with": "tiles",
+        "preset": "standard",
+    }
+    form.update({f"player_{i}": name for i, name in enumerate(players)})
+    form.update(changes)
+    return form
+
+
+def create(client: FlaskClient, players: list[str] | None = None, **changes: str) -> int:
+    response = client.post("/sessions/new", data=new_session_form(players or FOUR, **changes))
+    assert response.status_code == 302, response.get_data(as_text=True)
+    match = re.fullmatch(r"/sessions/(\d+)", response.headers["Location"])
+    assert match
+    return int(match[1])
+
+
+def went_out(winner: int, racks: dict[int, str], key: str | None = None) -> dict[str, str]:
+    form = {"ending": "went_out", "winner": str(winner)}
+    form.update({f"rack_{seat}": value for seat, value in racks.items()})
+    if key:
+        form["key"] = key
+    return form
+
+
+def table(app: Flask, session_id: int) -> SessionView:
+    with app.app_context():
+        return sessions.get_session(session_id)
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.get_data(as_text=True))
+
+
+def error_next_to(page: str, field_id: str) -> str:
+    """The error message shown under one field."""
+    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', page)
+    assert match, f"no error next to {field_id}"
+    return match[1]
+
+
+def test_home_lists_sessions_in_progress_before_finished(client: FlaskClient, app: Flask) -> None:
+    finished = create(client, name="Finished evening", rounds="1")
+    client.post(f"/sessions/{finished}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    create(client, name="Evening in progress")
+    page = text(client.get("/"))
+    assert "New session" in page
+    assert page.index("Evening in progress") < page.index("Finished evening")
+    assert "Round 1 of 3" in page
+    assert "Ann wins" in page
+    assert "Ann, Bo, Cy and Di" in page
+
+
+def test_new_session_page_shows_every_setting_label_exactly(client: FlaskClient) -> None:
+    page = text(client.get("/sessions/new"))
+    for label in [*LABELS.values(), "Rounds"]:
+        assert f">{label}</label>" in page, label
+    assert "More rules" in page
+    assert ">Standard</option>" in page
+    assert ">Tournament</option>" in page
+    assert page.count('list="known-names"') == 0  # no names played before yet
+
+
+def test_creating_a_session_redirects_to_its_table(client: FlaskClient, app: Flask) -> None:
+    response = client.post("/sessions/new", data=new_session_form(FOUR, name="Sunday", rounds="4"))
+    assert response.status_code == 302
+    page = text(client.get(response.headers["Location"]))
+    assert "<h1>Sunday</h1>" in page
+    assert "Round 1 of 4" in page
+    for name in FOUR:
+        assert name in page
+    view = table(app, 1)
+    assert view.players == tuple(FOUR)
+    assert view.rounds_planned == 4
+
+
+def test_five_players_with_one_set_shows_the_two_sets_error(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post("/sessions/new", data=new_session_form([*FOUR, "Eve"]))
+    assert response.status_code == 422
+    page = text(response)
+    match = re.search(r'<p class="error" id="players-error" role="alert">([^<]*)</p>', page)
+    assert match
+    assert "5 players need two tile sets" in match[1]
+    assert 'value="Eve"' in page  # nothing typed is lost
+    with app.app_context():
+        assert sessions.list_sessions() == []
+    assert create(client, [*FOUR, "Eve"], tile_sets="2") == 1
+
+
+def test_a_duplicate_name_is_shown_at_its_own_field(client: FlaskClient) -> None:
+    form = new_session_form(["Ann", "", " ann "])
+    response = client.post("/sessions/new", data=form)
+    assert response.status_code == 422
+    assert "ann is already playing" in error_next_to(text(response), "player_2")
+
+
+def test_preset_without_javascript_fills_the_rules_and_keeps_the_names(
+    client: FlaskClient,
+) -> None:
+    form = new_session_form(FOUR, preset="tournament", use_preset="1")
+    response = client.post("/sessions/new", data=form)
+    assert response.status_code == 200
+    page = text(response)
+    assert re.search(r'id="seconds_per_turn"[^>]*value="60"', page)
+    assert 'value="Cy"' in page
+
+
+def test_the_familys_last_settings_are_the_next_defaults(client: FlaskClient) -> None:
+    create(client, joker_penalty="25")
+    page = text(client.get("/sessions/new"))
+    assert re.search(r'id="joker_penalty"[^>]*value="25"', page)
+    assert '<option value="Ann">' in page  # names played before, without JavaScript
+
+
+def test_went_out_round_records_the_derived_scores(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    page = text(client.get(f"/sessions/{sid}/rounds/new"))
+    assert "Who went out?" in page
+    assert 'inputmode="numeric"' in page
+    assert 'enterkeyhint="next"' in page
+    response = client.post(
+        f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"})
+    )
+    assert response.status_code == 302
+    assert table(app, sid).rounds[0].scores == {"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8}
+    shown = text(client.get(f"/sessions/{sid}"))
+    assert "+85" in shown
+    assert "-55" in shown
+    assert "Round 2 of 3" in shown
+
+
+def test_pool_empty_round_uses_difference_scoring(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    page = text(client.get(f"/sessions/{sid}/rounds/new?ending=pool_empty"))
+    assert "Tile counts (only for ties or the fewest-tiles rule)" in page
+    form = {"ending": "pool_empty", "rack_0": "10", "rack_1": "22", "rack_2": "55", "rack_3": "8"}
+    assert client.post(f"/sessions/{sid}/rounds/new", data=form).status_code == 302
+    view = table(app, sid)
+    assert view.rounds[0].winner == "Di"
+    assert view.rounds[0].scores == {"Ann": -2, "Bo": -14, "Cy": -47, "Di": 63}
+
+
+def test_pool_empty_tie_asks_who_takes_the_round(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    form = {"ending": "pool_empty", "rack_0": "10", "rack_1": "10", "rack_2": "55", "rack_3": "18"}
+    response = client.post(f"/sessions/{sid}/rounds/new", data=form)
+    assert response.status_code == 422
+    page = text(response)
+    assert "Who takes the round?" in page
+    assert '<details class="more counts" open>' in page
+    assert re.search(r'<label for="winner-0">Ann</label>', page)
+    assert re.search(r'<label for="winner-1">Bo</label>', page)
+    assert 'for="winner-2"' not in page  # only the tied players are offered
+    chosen = client.post(f"/sessions/{sid}/rounds/new", data={**form, "winner": "1"})
+    assert chosen.status_code == 302
+    assert table(app, sid).rounds[0].scores == {"Ann": 0, "Bo": 53, "Cy": -45, "Di": -8}
+
+
+def test_paper_scores_are_refused_until_they_add_up(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    page = text(client.get(f"/sessions/{sid}/rounds/new?ending=scores"))
+    assert 'pattern="-?[0-9]*"' in page
+    printed = {"ending": "scores", "score_0": "6", "score_1": "-11", "score_2": "22"}
+    response = client.post(f"/sessions/{sid}/rounds/new", data={**printed, "score_3": "-5"})
+    assert response.status_code == 422
+    page = text(response)
+    assert "Adds up to +12: someone counted a rack wrong." in page
+    assert 'value="-11"' in page
+    assert table(app, sid).rounds == ()
+    corrected = {**printed, "score_0": "-6", "score_3": "-5"}
+    assert client.post(f"/sessions/{sid}/rounds/new", data=corrected).status_code == 302
+    assert table(app, sid).rounds[0].scores == {"Ann": -6, "Bo": -11, "Cy": 22, "Di": -5}
+
+
+def test_a_blank_rack_is_an_error_not_a_zero(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    response = client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "", 2: "55"}))
+    assert response.status_code == 422
+    page = text(response)
+    assert error_next_to(page, "rack_1") == "Bo: enter what is left."
+    assert error_next_to(page, "rack_3") == "Di: enter what is left."
+    assert 'value="55"' in page
+    assert re.search(r'<input checked[^>]* id="winner-0"', page)
+    assert table(app, sid).rounds == ()
+
+
+def test_a_typo_asks_for_confirmation_then_is_kept_with_its_mark(
+    client: FlaskClient, app: Flask
+) -> None:
+    sid = create(client)
+    form = went_out(0, {1: "222", 2: "55", 3: "8"}, key="k1")
+    response = client.post(f"/sessions/{sid}/rounds/new", data=form)
+    assert response.status_code == 409
+    page = text(response)
+    assert "Yes, keep these entries" in page
+    assert "Bo: -222 is below -180" in error_next_to(page, "rack_1")
+    assert 'class="row seat has-error flagged"' in page
+    assert 'value="222"' in page
+    assert 'value="k1"' in page  # the same key: still one round however often it is sent
+    assert table(app, sid).rounds == ()
+    response = client.post(f"/sessions/{sid}/rounds/new", data={**form, "confirm": "y"})
+    assert response.status_code == 302
+    assert table(app, sid).rounds[0].scores["Bo"] == -222
+    shown = text(client.get(f"/sessions/{sid}"))
+    assert 'aria-label="confirmed unusual entry"' in shown
+    assert "⚠" in shown
+    edit = text(client.get(f"/sessions/{sid}/rounds/1/edit"))
+    assert re.search(r'<input checked[^>]* id="confirm"', edit)  # stays confirmed on an edit
+
+
+def test_the_same_key_posted_twice_stores_one_round(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    form = went_out(0, {1: "22", 2: "55", 3: "8"}, key="double-tap")
+    first = client.post(f"/sessions/{sid}/rounds/new", data=form)
+    second = client.post(f"/sessions/{sid}/rounds/new", data=form)
+    assert first.status_code == second.status_code == 302
+    assert len(table(app, sid).rounds) == 1
+
+
+def test_each_new_round_form_carries_a_fresh_key(client: FlaskClient) -> None:
+    sid = create(client)
+    keys = [
+        re.search(r'name="key" type="hidden" value="([0-9a-f]{32})"', text(r))
+        for r in (
+            client.get(f"/sessions/{sid}/rounds/new"),
+            client.get(f"/sessions/{sid}/rounds/new"),
+        )
+    ]
+    assert keys[0] and keys[1]
+    assert keys[0][1] != keys[1][1]
+
+
+def test_editing_a_round_changes_its_scores(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "r7 k13 j", 3: "8"}))
+    shown = text(client.get(f"/sessions/{sid}"))
+    assert "<summary>3 tiles</summary>" in shown
+    page = text(client.get(f"/sessions/{sid}/rounds/1/edit"))
+    assert "Edit round 1" in page
+    assert re.search(r'id="rack_1"[^>]* value="22"', page)
+    assert re.search(r'<input checked[^>]* id="winner-0"', page)
+    assert 'value="k13 r7 j"' in page
+    response = client.post(
+        f"/sessions/{sid}/rounds/1/edit", data=went_out(1, {0: "10", 2: "5", 3: "3"})
+    )
+    assert response.status_code == 302
+    view = table(app, sid)
+    assert len(view.rounds) == 1
+    assert view.rounds[0].scores == {"Ann": -10, "Bo": 18, "Cy": -5, "Di": -3}
+
+
+def test_delete_then_undo_restores_the_round(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {0: "5", 2: "10", 3: "3"}))
+    assert "Delete round 1?" in text(client.get(f"/sessions/{sid}/rounds/1/delete"))
+    response = client.post(f"/sessions/{sid}/rounds/1/delete")
+    assert response.status_code == 302
+    assert [r.scores["Bo"] for r in table(app, sid).rounds] == [18]
+    page = text(client.get(f"/sessions/{sid}"))
+    assert "Round 1 deleted." in page
+    assert f'action="/sessions/{sid}/rounds/restore"' in page
+    assert client.post(f"/sessions/{sid}/rounds/restore").status_code == 302
+    view = table(app, sid)
+    assert [r.scores["Bo"] for r in view.rounds] == [-22, 18]
+    assert "Round 1 deleted." not in text(client.get(f"/sessions/{sid}"))
+    client.post(f"/sessions/{sid}/rounds/restore")  # a second tap puts nothing back twice
+    assert len(table(app, sid).rounds) == 2
+
+
+def test_undo_is_withdrawn_once_the_table_changed(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    client.post(f"/sessions/{sid}/rounds/1/delete")
+    api_round = {"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 1, "Di": 2}}
+    assert client.post(f"/api/v1/sessions/{sid}/rounds", json=api_round).status_code == 201
+    assert "Round 1 deleted." not in text(client.get(f"/sessions/{sid}"))
+    client.post(f"/sessions/{sid}/rounds/restore")
+    assert [r.scores["Bo"] for r in table(app, sid).rounds] == [8]
+
+
+def test_extend_adds_a_round_to_the_plan(client: FlaskClient, app: Flask) -> None:
+    sid = create(client, rounds="1")
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    page = text(client.get(f"/sessions/{sid}"))
+    assert "Ann wins!" in page
+    assert "Add round</a>" not in page
+    assert client.post(f"/sessions/{sid}/extend").status_code == 302
+    assert table(app, sid).rounds_planned == 2
+    page = text(client.get(f"/sessions/{sid}"))
+    assert "Round 2 of 2" in page
+    assert "Add round</a>" in page
+
+
+def test_shared_win_is_announced(client: FlaskClient) -> None:
+    sid = create(client, rounds="2")
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "10", 2: "5", 3: "5"}))
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {0: "10", 2: "5", 3: "5"}))
+    assert "Ann and Bo share the win!" in text(client.get(f"/sessions/{sid}"))
+
+
+def test_rename_keeps_past_scores_under_the_new_name(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    renamed = client.post(f"/sessions/{sid}/players/1/rename", data={"name": "Bob"})
+    assert renamed.status_code == 302
+    view = table(app, sid)
+    assert view.players == ("Ann", "Bob", "Cy", "Di")
+    assert view.rounds[0].scores["Bob"] == -22
+    response = client.post(f"/sessions/{sid}/players/1/rename", data={"name": "ann"})
+    assert response.status_code == 422
+    assert "ann is already playing" in text(response)
+
+
+def test_names_are_escaped_on_every_page(client: FlaskClient) -> None:
+    evil = "<script>alert(1)</script>"
+    sid = create(client, [evil, "Bo"], name=evil)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {0: "12"}))
+    pages = [
+        "/",
+        "/sessions/new",
+        f"/sessions/{sid}",
+        f"/sessions/{sid}/rounds/new",
+        f"/sessions/{sid}/rounds/new?ending=scores",
+        f"/sessions/{sid}/rounds/1/edit",
+        f"/sessions/{sid}/rounds/1/delete",
+    ]
+    for url in pages:
+        page = client.get(url).get_data(as_text=True)
+        assert evil not in page, url
+        assert "&lt;script&gt;" in page, url
+    failed = client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {}))
+    assert evil not in failed.get_data(as_text=True)
+
+
+def test_six_players_fit_a_phone_without_sideways_scrolling(client: FlaskClient) -> None:
+    six = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
+    sid = create(client, six, tile_sets="2")
+    page = text(client.get(f"/sessions/{sid}"))
+    assert '<table class="scores">' in page
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    css = (STATIC / "app.css").read_text(encoding="utf-8")
+    rule = re.search(r"\.scores \{([^}]*)\}", css)
+    assert rule
+    assert "table-layout: fixed" in rule[1]
+    assert "width: 100%" in rule[1]
+    assert "text-overflow: ellipsis" in css
+    assert len(css.encode()) < 10 * 1024
+
+
+def test_scripts_are_files_not_inline(client: FlaskClient) -> None:
+    sid = create(client)
+    for url in ("/sessions/new", f"/sessions/{sid}/rounds/new"):
+        page = client.get(url).get_data(as_text=True)
+        scripts = re.findall(r"<script[^>]*>", page)
+        assert scripts
+        assert all("src=" in tag and "defer" in tag for tag in scripts)
+    assert (STATIC / "round.js").exists()
+
+
+def test_unknown_ids_show_the_404_page(client: FlaskClient) -> None:
+    sid = create(client)
+    for url in (
+        "/sessions/99",
+        "/sessions/99/rounds/new",
+        f"/sessions/{sid}/rounds/7/edit",
+        f"/sessions/{sid}/rounds/7/delete",
+    ):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "There is nothing at this address" in text(response)
+    assert client.post("/sessions/99/extend").status_code == 404
+
+
+@pytest.fixture
+def csrf_app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
+    """The app with CSRF protection on, as it runs for the family."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": True,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+        },
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    refused = client.post("/sessions/new", data=new_session_form(FOUR))
+    assert refused.status_code == 400
+    with csrf_app.app_context():
+        assert sessions.list_sessions() == []
+    page = client.get("/sessions/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token
+    accepted = client.post("/sessions/new", data={**new_session_form(FOUR), "csrf_token": token[1]})
+    assert accepted.status_code == 302
+    assert client.post("/sessions/1/extend").status_code == 400
+    with csrf_app.app_context():
+        assert sessions.get_session(1).rounds_planned == 3

@@ -1,0 +1,10 @@
+"""The home page in a phone-sized Chromium: it loads, says what it is, fits the screen."""
+
+from __future__ import annotations
+
+
+def test_home_page_fits_a_phone(page, live_server: str) -> None:
+    page.goto(live_server + "/")
+    assert "Scorekeeper" in page.title() + page.inner_text("body")
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
