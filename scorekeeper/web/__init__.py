@@ -4,21 +4,16 @@ from flask import Flask
 
 
 def register_blueprints(app: Flask) -> None:
-    """Attach every blueprint of the web layer to the app."""
+    """Attach every blueprint of the web layer, the error handlers and the security headers."""
     from scorekeeper.web.api import bp as api_bp
+    from scorekeeper.web.errors import register_error_handlers
+    from scorekeeper.web.export import bp as export_bp
     from scorekeeper.web.main import bp as main_bp
     from scorekeeper.web.rounds import bp as rounds_bp
+    from scorekeeper.web.security import register_security_headers
     from scorekeeper.web.sessions import bp as sessions_bp
 
-    app.register_blueprint(main_bp)
-    app.register_blueprint(sessions_bp)
-    app.register_blueprint(rounds_bp)
-    app.register_blueprint(api_bp)
-
-    from scorekeeper.web.export import bp as export_bp
-
-    app.register_blueprint(export_bp)
-
-    from scorekeeper.web.errors import register_error_handlers
-
+    for blueprint in (main_bp, sessions_bp, rounds_bp, api_bp, export_bp):
+        app.register_blueprint(blueprint)
     register_error_handlers(app)
+    register_security_headers(app)
