@@ -34,16 +34,34 @@ migrate = Migrate()
 csrf = CSRFProtect()
 
 
+# How long a SQLite writer waits for another to finish before giving up, in milliseconds.
+SQLITE_BUSY_TIMEOUT_MS = 20_000
+# The execution option a write use-case sets so its SQLite transaction starts IMMEDIATE.
+WRITE_OPTION = "scorekeeper_write"
+
+
 @event.listens_for(Engine, "connect")
 def _tune_sqlite(dbapi_connection: Any, _connection_record: Any) -> None:
-    """Turn on WAL, foreign keys and a busy timeout for every new SQLite connection."""
+    """WAL, foreign keys and a busy timeout for every SQLite connection; SQLAlchemy, not the
+    driver, begins transactions (see _begin_sqlite), so a write can begin IMMEDIATE."""
     if not isinstance(dbapi_connection, sqlite3.Connection):
         return
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA synchronous=NORMAL")
     finally:
         cursor.close()
+
+
+@event.listens_for(Engine, "begin")
+def _begin_sqlite(connection: Any) -> None:
+    """A write takes SQLite's write lock when it begins (BEGIN IMMEDIATE), so two writers queue
+    on the busy timeout instead of one failing with "database is locked" halfway through."""
+    if connection.dialect.name != "sqlite":
+        return
+    immediate = connection.get_execution_options().get(WRITE_OPTION)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Round
@@ -23,7 +22,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.players import name_key
 from scorekeeper.services.errors import bad_request, not_found
-from scorekeeper.services.sessions import RoundView, load_session, touch, view_of
+from scorekeeper.services.sessions import RoundView, load_session, touch, view_of, writing
 
 # No entry of a real game comes near this; it keeps every number inside a database integer.
 LARGEST_NUMBER = 1_000_000
@@ -164,37 +163,31 @@ def _tiles_text(scored: ScoredRound, player: str, played_with: str) -> str | Non
 
 
 def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
-    """Record a new round; a repeated idempotency key returns the first round (created False)."""
-    gs = load_session(session_id)
-    request = parse_body(body, Settings.from_dict(gs.rules))
-    if request.key and (existing := _round_by_key(gs, request.key)):
-        return _view(gs, existing.number), False
-    scored = _score(gs, request)
-    played = len(gs.rounds)
-    if played >= gs.rounds_planned:
-        raise RulesError.one(
-            "session_complete",
-            "The agreed %(rounds)d rounds are played: agree to play another round first.",
-            rounds=gs.rounds_planned,
-        )
-    number = played + 1
-    if request.number is not None and request.number != number:
-        raise (
-            _duplicate(request.number)
-            if request.number < number
-            else bad_request("The next round is round %(next)d.", "number", next=number)
-        )
-    rnd = Round(session=gs, number=number, idempotency_key=request.key)
-    _write_entries(gs, rnd, scored)
-    db.session.add(rnd)
-    touch(gs)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        if request.key and (existing := _round_by_key(load_session(session_id), request.key)):
-            return _view(load_session(session_id), existing.number), False
-        raise _duplicate(number) from None
+    """Record a new round; a repeated idempotency key returns the first round (created False).
+
+    Writes to one session are serialised (services.sessions.writing), so two phones saving at
+    once get consecutive numbers, or, when both name the same round, one of them is told.
+    """
+    with writing(session_id) as gs:
+        request = parse_body(body, Settings.from_dict(gs.rules))
+        if request.key and (existing := _round_by_key(gs, request.key)):
+            return _view(gs, existing.number), False
+        number = len(gs.rounds) + 1
+        if request.number is not None and request.number != number:
+            if not 1 <= request.number < number:
+                raise bad_request("The next round is round %(next)d.", "number", next=number)
+            raise _duplicate(request.number)
+        scored = _score(gs, request)
+        if len(gs.rounds) >= gs.rounds_planned:
+            raise RulesError.one(
+                "session_complete",
+                "The agreed %(rounds)d rounds are played: agree to play another round first.",
+                rounds=gs.rounds_planned,
+            )
+        rnd = Round(session=gs, number=number, idempotency_key=request.key)
+        _write_entries(gs, rnd, scored)
+        db.session.add(rnd)
+        touch(gs)
     return _view(load_session(session_id), number), True
 
 
@@ -229,46 +222,60 @@ def get_round(session_id: int, number: int) -> RoundView:
 
 
 def replace_round(session_id: int, number: int, body: object) -> RoundView:
-    """Edit a round: its scores are derived again from the new inputs."""
-    gs = load_session(session_id)
-    rnd = _find_round(gs, number)
-    request = parse_body(body, Settings.from_dict(gs.rules))
-    scored = _score(gs, request)
-    rnd.entries = []
-    db.session.flush()
-    _write_entries(gs, rnd, scored)
-    rnd.version += 1
-    touch(gs)
-    db.session.commit()
+    """Edit a round: its scores are derived again from the new inputs.
+
+    A body that carries the round's `version` it was edited from is refused (stale_round)
+    when someone changed the round since, with the current values in the message.
+    """
+    with writing(session_id) as gs:
+        rnd = _find_round(gs, number)
+        request = parse_body(body, Settings.from_dict(gs.rules))
+        seen = body.get("version") if isinstance(body, Mapping) else None
+        if seen is not None and (isinstance(seen, bool) or not isinstance(seen, int)):
+            raise bad_request("version must be a whole number.", "version")
+        if seen is not None and seen != rnd.version:
+            current = _view(gs, number)
+            raise RulesError.one(
+                "stale_round",
+                "Someone changed round %(number)d meanwhile; it now reads %(scores)s. "
+                "Check it before saving again.",
+                "version",
+                number=number,
+                scores=", ".join(f"{p} {s:+d}" for p, s in current.scores.items()),
+            )
+        scored = _score(gs, request)
+        rnd.entries = []
+        db.session.flush()
+        _write_entries(gs, rnd, scored)
+        rnd.version += 1
+        touch(gs)
     return _view(load_session(session_id), number)
 
 
 def delete_round(session_id: int, number: int) -> dict[str, Any]:
     """Remove a round; later rounds move up one. Returns its body, so it can be restored."""
-    gs = load_session(session_id)
-    rnd = _find_round(gs, number)
-    body = round_body(_view(gs, number))
-    db.session.delete(rnd)
-    db.session.flush()
-    _shift(gs.id, after=number, by=-1)
-    touch(gs)
-    db.session.commit()
+    with writing(session_id) as gs:
+        rnd = _find_round(gs, number)
+        body = round_body(_view(gs, number))
+        db.session.delete(rnd)
+        db.session.flush()
+        _shift(gs.id, after=number, by=-1)
+        touch(gs)
     return body
 
 
 def restore_round(session_id: int, number: int, body: object) -> RoundView:
     """Put a deleted round back at its number (the Undo of a delete)."""
-    gs = load_session(session_id)
-    if not 1 <= number <= len(gs.rounds) + 1:
-        raise bad_request("There is no place for round %(number)d.", "number", number=number)
-    request = parse_body(body, Settings.from_dict(gs.rules))
-    scored = _score(gs, RoundRequest(request.entry, True, None, None))
-    _shift(gs.id, after=number - 1, by=1)
-    rnd = Round(session_id=gs.id, number=number)
-    _write_entries(gs, rnd, scored)
-    db.session.add(rnd)
-    touch(gs)
-    db.session.commit()
+    with writing(session_id) as gs:
+        if not 1 <= number <= len(gs.rounds) + 1:
+            raise bad_request("There is no place for round %(number)d.", "number", number=number)
+        request = parse_body(body, Settings.from_dict(gs.rules))
+        scored = _score(gs, RoundRequest(request.entry, True, None, None))
+        _shift(gs.id, after=number - 1, by=1)
+        rnd = Round(session_id=gs.id, number=number)
+        _write_entries(gs, rnd, scored)
+        db.session.add(rnd)
+        touch(gs)
     return _view(load_session(session_id), number)
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import WRITE_OPTION, db
 from scorekeeper.models import GameSession, Player, Round, Seat
 from scorekeeper.rules import (
     Problem,
@@ -164,13 +166,21 @@ def create_session(
         )
     played_on = played_on or date.today()
     title = _session_name(name, played_on)
-    gs = GameSession(
-        name=title, played_on=played_on, rounds_planned=planned, rules=settings.to_dict()
-    )
-    with db.session.no_autoflush:  # looking up a player must not flush half-built seats
-        gs.seats = [Seat(position=i, name=n, player=_player_named(n)) for i, n in enumerate(names)]
-    db.session.add(gs)
-    db.session.commit()
+    begin_write()
+    try:
+        people = [_player_named(n) for n in names]
+        gs = GameSession(
+            name=title, played_on=played_on, rounds_planned=planned, rules=settings.to_dict()
+        )
+        gs.seats = [
+            Seat(position=i, name=n, player=p)
+            for i, (n, p) in enumerate(zip(names, people, strict=True))
+        ]
+        db.session.add(gs)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return get_session(gs.id)
 
 
@@ -204,20 +214,27 @@ def _session_name(name: object, played_on: date) -> str:
     if not isinstance(name, str):
         raise bad_request("name must be text.", "name")
     cleaned = " ".join(name.split())
-    if len(cleaned) > MAX_SESSION_NAME or not cleaned.isprintable():
+    if len(cleaned) > MAX_SESSION_NAME:
         raise RulesError.one(
             "bad_name", "A session name has at most %(max)d letters.", "name", max=MAX_SESSION_NAME
         )
+    if not cleaned.isprintable():
+        raise RulesError.one("bad_name", "A session name cannot hold control characters.", "name")
     return cleaned
 
 
 def _player_named(name: str) -> Player:
     """The remembered player of that name (any case), or a new one."""
     key = name_key(name)
-    player = db.session.scalars(sa.select(Player).where(Player.name_key == key)).first()
+    query = sa.select(Player).where(Player.name_key == key)
+    player = db.session.scalars(query).first()
     if player is None:
-        player = Player(name=name, name_key=key)
-        db.session.add(player)
+        try:
+            with db.session.begin_nested():  # another household phone may add them this instant
+                player = Player(name=name, name_key=key)
+                db.session.add(player)
+        except IntegrityError:
+            player = db.session.scalars(query).one()
     return player
 
 
@@ -225,38 +242,35 @@ def extend_session(session_id: int, rounds: object = 1) -> SessionView:
     """The family agrees to play more rounds."""
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise bad_request("rounds must be a whole number.", "rounds")
-    gs = load_session(session_id)
-    if not 1 <= rounds <= MAX_ROUNDS - gs.rounds_planned:
-        raise RulesError.one(
-            "bad_setting",
-            "A session has at most %(max)d rounds.",
-            "rounds",
-            max=MAX_ROUNDS,
-        )
-    gs.rounds_planned += rounds
-    touch(gs)
-    db.session.commit()
+    with writing(session_id) as gs:
+        if rounds < 1:
+            raise RulesError.one("bad_setting", "Agree to at least one more round.", "rounds")
+        if rounds > MAX_ROUNDS - gs.rounds_planned:
+            raise RulesError.one(
+                "bad_setting", "A session has at most %(max)d rounds.", "rounds", max=MAX_ROUNDS
+            )
+        gs.rounds_planned += rounds
+        touch(gs)
     return get_session(session_id)
 
 
 def rename_player(session_id: int, position: int, new_name: object) -> SessionView:
     """Rename the player in one seat; past rounds stay theirs."""
-    gs = load_session(session_id)
-    seat = next((s for s in gs.seats if s.position == position), None)
-    if seat is None:
-        raise not_found("seat", position)
     cleaned = clean_name(new_name, "name")
-    if any(name_key(s.name) == name_key(cleaned) for s in gs.seats if s is not seat):
-        raise RulesError.one(
-            "duplicate_player",
-            "%(name)s is already playing: give each player a different name.",
-            "name",
-            name=cleaned,
-        )
-    seat.name = cleaned
-    seat.player = _player_named(cleaned)
-    touch(gs)
-    db.session.commit()
+    with writing(session_id) as gs:
+        seat = next((s for s in gs.seats if s.position == position), None)
+        if seat is None:
+            raise not_found("seat", position)
+        if any(name_key(s.name) == name_key(cleaned) for s in gs.seats if s is not seat):
+            raise RulesError.one(
+                "duplicate_player",
+                "%(name)s is already playing: give each player a different name.",
+                "name",
+                name=cleaned,
+            )
+        seat.name = cleaned
+        seat.player = _player_named(cleaned)
+        touch(gs)
     return get_session(session_id)
 
 
@@ -289,3 +303,31 @@ def known_player_names(limit: int = 30) -> list[str]:
         .limit(limit)
     ).all()
     return [row.name for row in rows]
+
+
+def begin_write() -> None:
+    """Start a write transaction: on SQLite it takes the write lock at once (IMMEDIATE)."""
+    db.session.rollback()
+    db.session.connection(execution_options={WRITE_OPTION: True})
+
+
+@contextmanager
+def writing(session_id: int) -> Iterator[GameSession]:
+    """One write to a session, serialised with every other write to it, committed whole.
+
+    SQLite: the transaction begins IMMEDIATE (the database's write lock, waited for on the
+    busy timeout). PostgreSQL: the session's row is locked FOR UPDATE. So numbering the next
+    round, checking an idempotency key and bumping the version never race. Any error rolls
+    everything back: a round is stored whole or not at all.
+    """
+    begin_write()
+    try:
+        if 1 <= session_id <= MAX_ID:
+            db.session.execute(
+                sa.select(GameSession.id).where(GameSession.id == session_id).with_for_update()
+            )
+        yield load_session(session_id)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise

@@ -17,13 +17,17 @@ def register_error_handlers(app: Flask) -> None:
     """404, 405, 413 and 500 as pages, or as JSON under /api/; a 500 rolls the session back."""
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> Response | tuple[str, int]:
+    def http_error(error: HTTPException) -> Response | tuple[str, int, list[tuple[str, str]]]:
         db.session.rollback()
         status = error.code or 500
+        # Keep what the error says beyond its body, such as a 405's Allow header.
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         if _wants_json():
             code = (error.name or "error").lower().replace(" ", "_")
-            return errors_response([{"code": code, "message": error.description or ""}], status)
-        return render_template("errors/error.html", error=error), status
+            response = errors_response([{"code": code, "message": error.description or ""}], status)
+            response.headers.extend(headers)
+            return response
+        return render_template("errors/error.html", error=error), status, headers
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response | tuple[str, int]:

@@ -743,10 +743,6 @@ def test_wrong_method_is_405_json(client: FlaskClient, method: str, url: str) ->
         assert codes(problems(response, 405)) == ["method_not_allowed"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="scorekeeper/web/errors.py builds the JSON 405 without the error's Allow header",
-)
 def test_405_names_the_allowed_methods(client: FlaskClient) -> None:
     response = client.delete(f"{API}/sessions")
     assert response.status_code == 405

@@ -134,7 +134,7 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
     with app.app_context():
         assert db.session.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
         assert db.session.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
-        assert db.session.execute(sa.text("PRAGMA busy_timeout")).scalar() == 5000
+        assert db.session.execute(sa.text("PRAGMA busy_timeout")).scalar() == 20_000
         assert db.session.execute(sa.text("PRAGMA synchronous")).scalar() == 1  # NORMAL
         db.session.remove()
         db.engine.dispose()

@@ -1,0 +1,273 @@
+"""An evening of Rummikub recorded on a phone in Chromium, the way a family member does it.
+
+Creates a session, records a round in each of the three ways (who went out, the pool ran out,
+scores as on paper), edits a round, downloads the CSV, and checks that nothing scrolls sideways;
+a last test counts the taps and keys of the hot path (a went-out round with two-digit racks).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+# Long names as families write them: a double first name, a full name, letters beyond ASCII.
+LONG_NAMES = [
+    "Anna-Katharina",
+    "Maximilian Hohenberg",
+    "Przemysław",
+    "Bartholomew",
+    "Konstantinopoulos",
+    "Wilhelmina Józefa",
+]
+SESSION_URL = re.compile(r"/sessions/(\d+)$")
+
+
+class Thumb:
+    """The family member's thumb: every tap and every key press goes through here and is counted."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.taps = 0
+        self.keys = 0
+
+    def tap(self, target: Locator) -> None:
+        target.tap()
+        self.taps += 1
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.keys += 1
+
+    def type(self, text: str) -> None:
+        """Type on the keypad, one key per character."""
+        for char in text:
+            self.press(char)
+
+    @property
+    def total(self) -> int:
+        return self.taps + self.keys
+
+
+def start_session(page: Page, live_server: str, players: list[str], tile_sets: int = 1) -> int:
+    """Fill /sessions/new with the default settings (3 rounds) and land on the score table."""
+    page.goto(live_server + "/sessions/new")
+    for seat, name in enumerate(players, start=1):
+        page.get_by_label(f"Player {seat}", exact=True).fill(name)
+    expect(page.get_by_label("Rounds", exact=True)).to_have_value("3")
+    if tile_sets != 1:
+        page.get_by_label("Number of tile sets").select_option(str(tile_sets))
+    page.get_by_role("button", name="Start the session").tap()
+    expect(page).to_have_url(SESSION_URL)
+    expect(page.locator("#round-of")).to_have_text("Round 1 of 3")
+    match = SESSION_URL.search(page.url)
+    assert match is not None
+    return int(match.group(1))
+
+
+def seat_field(page: Page, name: str) -> Locator:
+    """A player's rack (or paper score) field, labelled with their name."""
+    return page.get_by_role("textbox", name=name, exact=True)
+
+
+def winner_button(page: Page, name: str) -> Locator:
+    """The big name button under "Who went out?" (the radio itself is visually hidden)."""
+    return page.get_by_role("group", name="Who went out?").get_by_text(name, exact=True)
+
+
+def round_row(page: Page, number: int) -> Locator:
+    """The scores of one round in the table, one per player in seating order."""
+    row = page.locator("table.scores tbody tr").filter(
+        has=page.get_by_role("link", name=f"Edit round {number}", exact=True)
+    )
+    return row.locator(".score")
+
+
+def totals(page: Page) -> Locator:
+    return page.locator("table.scores tfoot .score")
+
+
+def horizontal_overflow(page: Page) -> int:
+    """How many CSS pixels the page is wider than the screen (0 or less: no sideways scroll).
+
+    A mobile browser widens the layout viewport to fit content that overflows, so
+    `window.innerWidth` grows with the page and `scrollWidth <= innerWidth` would always hold;
+    the screen's width is the emulated viewport's, which stays put.
+    """
+    screen = page.viewport_size
+    assert screen is not None
+    return page.evaluate("document.documentElement.scrollWidth") - screen["width"]
+
+
+def stored_rounds(page: Page, live_server: str, session_id: int) -> int:
+    response = page.request.get(f"{live_server}/api/v1/sessions/{session_id}")
+    assert response.ok
+    return len(response.json()["rounds"])
+
+
+def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
+    session_id = start_session(page, live_server, PLAYERS)
+    expect(page.get_by_text("No rounds yet.")).to_be_visible()
+
+    # Round 1: Ann went out; the others' racks typed on the keypad, Enter moving on.
+    thumb = Thumb(page)
+    thumb.tap(page.get_by_role("link", name="Add round"))
+    expect(page.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
+    thumb.tap(winner_button(page, "Ann"))
+    expect(page.get_by_role("radio", name="Ann")).to_be_checked()
+    expect(seat_field(page, "Ann")).to_be_hidden()
+    expect(seat_field(page, "Bo")).to_be_focused()
+    thumb.type("22")
+    thumb.press("Enter")
+    expect(seat_field(page, "Cy")).to_be_focused()
+    thumb.type("55")
+    thumb.press("Enter")
+    expect(seat_field(page, "Di")).to_be_focused()
+    thumb.type("8")
+    expect(page.locator("#preview")).to_have_text("Ann +85: adds up to 0.")
+    expect(page.locator("output[data-preview-seat='0']")).to_have_text("+85")
+    thumb.press("Enter")  # the last Enter saves
+    expect(page).to_have_url(SESSION_URL)
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(round_row(page, 1)).to_have_text(["+85", "-22", "-55", "-8"])
+    expect(page.locator("#round-of")).to_have_text("Round 2 of 3")
+
+    # Round 2: the pool ran out; the lowest rack (Di's 8) takes the differences.
+    page.get_by_role("link", name="Add round").tap()
+    page.get_by_role("link", name="The pool ran out").tap()
+    expect(page.get_by_role("link", name="The pool ran out")).to_have_attribute(
+        "aria-current", "page"
+    )
+    for name, rack in zip(PLAYERS, ["10", "22", "55", "8"], strict=True):
+        seat_field(page, name).fill(rack)
+    expect(page.locator("#preview")).to_have_text("Di takes the round: +63.")
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 2 saved.")).to_be_visible()
+    expect(round_row(page, 2)).to_have_text(["-2", "-14", "-47", "+63"])
+
+    # Round 3: the Polish sheet's line as printed does not add up to zero.
+    page.get_by_role("link", name="Add round").tap()
+    page.get_by_role("link", name="Scores as on paper").tap()
+    expect(page.get_by_role("link", name="Scores as on paper")).to_have_attribute(
+        "aria-current", "page"
+    )
+    misprinted = {"Ann": "+6", "Bo": "-11", "Cy": "+22", "Di": "-5"}
+    for name, score in misprinted.items():
+        seat_field(page, name).fill(score)
+    expect(page.locator("#preview")).to_have_text("Adds up to +12: someone counted a rack wrong.")
+    page.get_by_role("button", name="Save round").tap()
+    refusal = page.get_by_role("group", name="Enter scores as on paper").get_by_role("alert")
+    expect(refusal).to_contain_text("Adds up to +12")
+    expect(page.get_by_role("heading", name="Round 3 of 3")).to_be_visible()
+    for name, score in misprinted.items():
+        expect(seat_field(page, name)).to_have_value(score)
+    assert stored_rounds(page, live_server, session_id) == 2
+    seat_field(page, "Ann").fill("-6")
+    expect(page.locator("#preview")).to_have_text("Adds up to 0 ✓")
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 3 saved.")).to_be_visible()
+    expect(round_row(page, 3)).to_have_text(["-6", "-11", "+22", "-5"])
+
+    # All three agreed rounds played: the totals and the winner.
+    expect(totals(page)).to_have_text(["+77", "-47", "-80", "+50"])
+    expect(page.locator("#round-of")).to_have_text("All 3 rounds played")
+    expect(page.get_by_text("Ann wins!")).to_be_visible()
+    expect(page.locator("table.scores thead th.leader")).to_have_text(re.compile(r"Ann"))
+    expect(page.get_by_role("link", name="Add round")).to_have_count(0)
+
+    # Edit round 1: Bo had 22 left, not 30.
+    page.get_by_role("link", name="Edit round 1", exact=True).tap()
+    expect(page.get_by_role("heading", name="Edit round 1")).to_be_visible()
+    expect(page.get_by_role("radio", name="Ann")).to_be_checked()
+    expect(seat_field(page, "Bo")).to_have_value("22")
+    seat_field(page, "Bo").fill("30")
+    expect(page.locator("#preview")).to_have_text("Ann +93: adds up to 0.")
+    page.get_by_role("button", name="Save changes").tap()
+    expect(page.get_by_text("Round 1 changed.")).to_be_visible()
+    expect(round_row(page, 1)).to_have_text(["+93", "-30", "-55", "-8"])
+    expect(totals(page)).to_have_text(["+85", "-55", "-80", "+50"])
+    expect(page.get_by_text("Ann wins!")).to_be_visible()
+    assert stored_rounds(page, live_server, session_id) == 3
+
+    # The CSV, byte for byte.
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Download CSV").tap()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".csv")
+    assert Path(download.path()).read_bytes() == (
+        b"\xef\xbb\xbf"
+        b"Round,Ann,Bo,Cy,Di\r\n"
+        b"1,93,-30,-55,-8\r\n"
+        b"2,-2,-14,-47,63\r\n"
+        b"3,-6,-11,22,-5\r\n"
+        b"Total,85,-55,-80,50\r\n"
+    )
+
+    # The table fits the 390 px screen.
+    assert page.viewport_size == {"width": 390, "height": 844}
+    assert horizontal_overflow(page) <= 0
+
+
+def test_six_long_names_fit_a_small_phone(page: Page, live_server: str) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_session(page, live_server, LONG_NAMES, tile_sets=2)
+    assert horizontal_overflow(page) <= 0, "empty score table scrolls sideways"
+
+    page.get_by_role("link", name="Add round").tap()
+    expect(page.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
+    assert horizontal_overflow(page) <= 0, "went-out form scrolls sideways"
+    winner_button(page, "Konstantinopoulos").tap()
+    for name, rack in zip(LONG_NAMES, ["104", "87", "123", "9", "", "66"], strict=True):
+        if rack:
+            seat_field(page, name).fill(rack)
+    expect(page.locator("output[data-preview-seat='4']")).to_have_text("+389")
+    assert horizontal_overflow(page) <= 0, "went-out form with a preview scrolls sideways"
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(round_row(page, 1)).to_have_text(["-104", "-87", "-123", "-9", "+389", "-66"])
+    assert horizontal_overflow(page) <= 0, "score table with a round scrolls sideways"
+
+    page.get_by_role("link", name="Add round").tap()
+    expect(page.get_by_role("heading", name="Round 2 of 3")).to_be_visible()
+    for tab in ("The pool ran out", "Scores as on paper"):
+        page.get_by_role("link", name=tab).tap()
+        expect(page.get_by_role("link", name=tab)).to_have_attribute("aria-current", "page")
+        assert horizontal_overflow(page) <= 0, f"{tab!r} form scrolls sideways"
+
+
+def test_a_long_surname_fits_the_round_form(page: Page, live_server: str) -> None:
+    """A 35-letter surname (a real one; names may have 40) must not push any form sideways."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    surname = "Wolfeschlegelsteinhausenbergerdorff"
+    start_session(page, live_server, [surname, "Bo", "Cy", "Di", "Ed", "Fay"], tile_sets=2)
+    assert horizontal_overflow(page) <= 0, "score table scrolls sideways"
+
+    page.get_by_role("link", name="Add round").tap()
+    expect(page.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
+    overflow = {"Someone went out": horizontal_overflow(page)}
+    for tab in ("The pool ran out", "Scores as on paper"):
+        page.get_by_role("link", name=tab).tap()
+        expect(page.get_by_role("link", name=tab)).to_have_attribute("aria-current", "page")
+        overflow[tab] = horizontal_overflow(page)
+    assert max(overflow.values()) <= 0, f"px wider than the 360 px screen: {overflow}"
+
+
+def test_taps_and_keys_for_a_went_out_round(page: Page, live_server: str) -> None:
+    start_session(page, live_server, PLAYERS)
+    thumb = Thumb(page)
+
+    thumb.tap(page.get_by_role("link", name="Add round"))
+    thumb.tap(winner_button(page, "Ann"))
+    for rack in ("22", "55", "18"):
+        thumb.type(rack)
+        thumb.press("Enter")
+
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    expect(round_row(page, 1)).to_have_text(["+95", "-22", "-55", "-18"])
+    print(
+        f"A 4-player went-out round with two-digit racks: {thumb.taps} taps + "
+        f"{thumb.keys} keys = {thumb.total}"
+    )
+    assert (thumb.taps, thumb.keys) == (2, 9)
