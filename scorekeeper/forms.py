@@ -205,6 +205,10 @@ class RoundForm(FlaskForm):
     ending = HiddenField(default="went_out")
     winner = RadioField("Who went out?", choices=[], validate_choice=False)
     key = HiddenField()
+    # Which round a new round means, and which version of a round an edit was made from:
+    # two phones saving "round 3" at once, or editing one round, are told rather than lost.
+    number = HiddenField()
+    version = HiddenField()
     confirm = BooleanField("Yes, keep these entries")
 
     players: tuple[str, ...] = ()
@@ -246,6 +250,10 @@ class RoundForm(FlaskForm):
         body: dict[str, Any] = {"ending": ending, "confirm": bool(self.confirm.data)}
         if self.key.data:
             body["key"] = self.key.data
+        for name in ("number", "version"):
+            value = self[name].data
+            if isinstance(value, str) and value.isdigit() and len(value) < 7:
+                body[name] = int(value)
         if ending == "scores":
             body["scores"] = {
                 name: int(_minus(self.seat_field("score", i).data))

@@ -54,7 +54,8 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
                 "error",
             )
             return redirect(url_for("sessions.show", session_id=session_id))
-        form = round_form(view.players, {"ending": _ending_asked()})
+        next_number = str(view.standings.rounds_played + 1)
+        form = round_form(view.players, {"ending": _ending_asked(), "number": next_number})
         return _round_page(view, form)
 
     def save(body: dict[str, Any]) -> RoundView:
@@ -72,6 +73,7 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
     if request.method == "GET":
         data = round_form_data(rounds.round_body(stored), view.players)
         data["ending"] = _ending_asked(stored.ending)
+        data["version"] = str(stored.version)
         if data["ending"] == "pool_empty":
             data.pop("winner", None)  # the racks decide again; a tie asks
         form = round_form(view.players, data, fresh_key=False)
@@ -80,6 +82,7 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
 
     def save(body: dict[str, Any]) -> RoundView:
         body.pop("key", None)
+        body.pop("number", None)
         return rounds.replace_round(session_id, number, body)
 
     return _record(view, round_form(view.players, fresh_key=False), save, number)
@@ -100,6 +103,14 @@ def _record(
     except NotFound:
         abort(404)
     except RulesError as error:
+        if error.code in ("duplicate_round", "stale_round"):
+            # Keep what was typed on screen; a second Save, after a look, goes through.
+            current = get_session(view.id)
+            view = current
+            if number is None:
+                form.number.data = str(current.standings.rounds_played + 1)
+            else:
+                form.version.data = str(_round_or_404(current, number).version)
         general = form.show_problems(error.problems, body)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
