@@ -20,6 +20,8 @@ def create_app(
     app.config.from_object(Defaults)
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
+    if "SCOREKEEPER_PASSPHRASE" in os.environ:  # as typed: "12345678" must not become a number
+        app.config["PASSPHRASE"] = os.environ["SCOREKEEPER_PASSPHRASE"]
     if test_config is not None:
         app.config.from_mapping(test_config)
 
@@ -33,6 +35,10 @@ def create_app(
     db.init_app(app)
     migrate.init_app(app, db, render_as_batch=True, directory=str(MIGRATIONS_DIR))
     csrf.init_app(app)
+
+    from scorekeeper.services import access
+
+    access.init_app(app)  # hashes SCOREKEEPER_PASSPHRASE, if set, once
 
     from scorekeeper import models  # noqa: F401  (registers the tables with db.metadata)
     from scorekeeper.web import register_blueprints

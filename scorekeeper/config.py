@@ -11,3 +11,13 @@ class Defaults:
     MAX_CONTENT_LENGTH: int = 64 * 1024
     SESSION_COOKIE_SAMESITE: str = "Lax"
     SESSION_COOKIE_HTTPONLY: bool = True
+
+    # The household passphrase (SCOREKEEPER_PASSPHRASE). When set it wins over the one set in
+    # the app; it is hashed at start and the plain text is kept nowhere else.
+    PASSPHRASE: str | None = None
+    # The "remember this phone" cookie, and how long it lasts (a year).
+    ACCESS_COOKIE_NAME: str = "scorekeeper_access"
+    ACCESS_COOKIE_MAX_AGE: int = 365 * 24 * 60 * 60
+    # Wrong passphrases allowed per client address within the window (seconds), then 429.
+    ACCESS_FAILURE_LIMIT: int = 5
+    ACCESS_FAILURE_WINDOW: int = 10 * 60

@@ -29,7 +29,10 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# pool_pre_ping: a pooled connection the database has dropped (PostgreSQL restarted, a
+# connection killed by an administrator or a firewall) is replaced before use, instead of
+# failing the next request with a 500. SQLALCHEMY_ENGINE_OPTIONS can still override it.
+db = SQLAlchemy(model_class=Base, engine_options={"pool_pre_ping": True})
 migrate = Migrate()
 csrf = CSRFProtect()
 

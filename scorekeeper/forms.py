@@ -1,4 +1,5 @@
-"""The HTML forms: a new session, a round (built per session), a rename, and POST buttons.
+"""The HTML forms: a new session, a round (built per session), a rename, POST buttons, and
+the household passphrase (sign in, set, change, remove).
 
 Forms only turn what was typed into the bodies the services take (the API's shapes) and put
 the services' problems back next to the fields they concern; the rules decide everything else.
@@ -18,13 +19,22 @@ from wtforms import (
     Field,
     HiddenField,
     IntegerField,
+    PasswordField,
     RadioField,
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Optional
+from wtforms.validators import EqualTo, InputRequired, Optional
 
-from scorekeeper.rules import LABELS, PRESETS, Problem, Settings
+from scorekeeper.rules import (
+    LABELS,
+    PRESETS,
+    Problem,
+    RulesError,
+    Settings,
+    parse_tile,
+    parse_tiles,
+)
 
 try:  # WTForms 3.3+ declares options as SelectChoice; plain tuples are deprecated there
     from wtforms.fields.choices import SelectChoice
@@ -73,6 +83,54 @@ def _number(required: str = "Enter a whole number.") -> IntegerField:
 
 class ButtonForm(FlaskForm):
     """Only a CSRF token: the form behind every POST button (extend, delete, undo)."""
+
+
+# Passphrase fields: no capital letter or correction slipped in by a phone's keyboard.
+_PASSPHRASE_FIELD = {"autocapitalize": "none", "autocorrect": "off", "spellcheck": "false"}
+
+
+def _passphrase(label: str, required: str, autocomplete: str) -> PasswordField:
+    return PasswordField(
+        label,
+        validators=[InputRequired(required)],
+        render_kw={**_PASSPHRASE_FIELD, "autocomplete": autocomplete},
+    )
+
+
+class SignInForm(FlaskForm):
+    """The household passphrase, and whether this phone keeps it for a year."""
+
+    passphrase = _passphrase(
+        "Household passphrase", "Type the household passphrase.", "current-password"
+    )
+    remember = BooleanField("Remember this phone", default=True)
+    next = HiddenField()
+
+
+class SetPassphraseForm(FlaskForm):
+    """A new passphrase, typed twice (the length rule is the access service's)."""
+
+    passphrase = _passphrase("New passphrase", "Choose a passphrase.", "new-password")
+    confirm = PasswordField(
+        "The same passphrase again",
+        validators=[
+            InputRequired("Type the passphrase a second time."),
+            EqualTo("passphrase", "The two passphrases are not the same."),
+        ],
+        render_kw={**_PASSPHRASE_FIELD, "autocomplete": "new-password"},
+    )
+
+
+class ChangePassphraseForm(SetPassphraseForm):
+    """The current passphrase, then the new one twice."""
+
+    current = _passphrase("Current passphrase", "Type the current passphrase.", "current-password")
+
+
+class RemovePassphraseForm(FlaskForm):
+    """The current passphrase: removing it opens Scorekeeper to the whole network."""
+
+    current = _passphrase("Current passphrase", "Type the current passphrase.", "current-password")
 
 
 class RenameForm(FlaskForm):
@@ -286,8 +344,12 @@ class RoundForm(FlaskForm):
         racks = body.get("racks") or {}
         for problem in problems:
             field = self._field_for(problem, ending, racks)
+            holders = self._racks_holding(problem, racks)
             if field is not None:
                 add_error(field, problem.message)
+            elif holders:
+                for holder in holders:
+                    add_error(holder, problem.message)
             elif problem.field == "scores" and ending == "scores":
                 self.scores_errors.append(problem.message)
             elif problem.field == "racks" or problem.code in ("tile_supply", "bad_tile"):
@@ -295,6 +357,31 @@ class RoundForm(FlaskForm):
             else:
                 general.append(problem.message)
         return general
+
+    def _racks_holding(self, problem: Problem, racks: Mapping[str, Any]) -> list[Field]:
+        """The rack fields holding the tile a supply problem names (`r7`, `j`)."""
+        if problem.code != "tile_supply" or not problem.field:
+            return []
+        try:
+            wanted = parse_tile(problem.field)
+        except RulesError:
+            return []
+        holders = []
+        for i, name in enumerate(self.players):
+            try:
+                tiles = parse_tiles(racks[name]) if isinstance(racks.get(name), str) else []
+            except RulesError:
+                continue
+            if wanted in tiles:
+                holders.append(self.seat_field("rack", i))
+        return holders
+
+    def racks_in_letters(self) -> bool:
+        """Whether a rack holds tiles in letters: then the phone's keyboard must offer letters."""
+        return any(
+            re.search(r"[^\d\s+\-\u2212\u2013]", self.seat_field("rack", i).data or "")
+            for i in range(len(self.players))
+        )
 
     def _field_for(
         self, problem: Problem, ending: object, racks: Mapping[str, Any]
@@ -351,3 +438,64 @@ def round_form_data(body: Mapping[str, Any], players: Sequence[str]) -> dict[str
                 data[f"{kind}_{players.index(name)}"] = shown
     data["confirm"] = bool(body.get("confirm"))
     return data
+
+
+class SecondsForm(FlaskForm):
+    """The turn clock's Seconds per turn: a preset button (30, 60, 120) or a number typed."""
+
+    seconds = StringField(
+        "Seconds per turn",
+        filters=[_strip],
+        validators=[InputRequired("Enter the seconds per turn, like 60 (0 turns the clock off).")],
+        render_kw={"inputmode": "numeric", "autocomplete": "off", "maxlength": 5},
+    )
+
+    def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
+        valid = super().validate(extra_validators)
+        if valid and not (self.seconds.data or "").isdigit():
+            add_error(self.seconds, "Seconds per turn is a whole number, like 60.")
+            valid = False
+        return valid
+
+
+class DrawForm(FlaskForm):
+    """Who starts: the number of the tile each player drew; `drawing` names the seats still
+    drawing after a tie (blank: everyone)."""
+
+    drawing = HiddenField()
+    players: tuple[str, ...] = ()
+
+    def seats_drawing(self) -> list[int]:
+        """The seats whose draw counts: everyone, or only the players who tied last time."""
+        raw = (self.drawing.data or "").split(",")
+        chosen = sorted({int(s) for s in raw if s.isdigit() and int(s) < len(self.players)})
+        return chosen if len(chosen) > 1 else list(range(len(self.players)))
+
+    def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
+        valid = super().validate(extra_validators)
+        for i in self.seats_drawing():
+            field = self[f"drawn_{i}"]
+            if not field.data:
+                add_error(field, f"{self.players[i]}: enter the number of the tile drawn.")
+                valid = False
+            elif not field.data.isdigit() or not 1 <= int(field.data) <= 13:
+                add_error(field, f"{self.players[i]}: a drawn tile is numbered 1 to 13.")
+                valid = False
+        return valid
+
+    def drawn(self) -> dict[str, int]:
+        """Each drawing player's number, in seating order (after `validate`)."""
+        return {self.players[i]: int(self[f"drawn_{i}"].data) for i in self.seats_drawing()}
+
+
+def draw_form(players: Sequence[str], **kwargs: Any) -> DrawForm:
+    """A who-starts form for these seats: one drawn number per player (kwargs: FlaskForm's)."""
+
+    class SeatedDrawForm(DrawForm):
+        pass
+
+    for i, name in enumerate(players):
+        setattr(SeatedDrawForm, f"drawn_{i}", StringField(name, filters=[_strip]))
+    form = SeatedDrawForm(**kwargs)
+    form.players = tuple(players)
+    return form

@@ -117,3 +117,33 @@ class Entry(db.Model):
 
     round: so.Mapped[Round] = so.relationship(back_populates="entries")
     seat: so.Mapped[Seat] = so.relationship()
+
+
+class Household(db.Model):
+    """The household's one row: its passphrase, hashed, when it was set in the app.
+
+    `cookie_epoch` is part of every "remember this phone" cookie's signature: bumping it (a new
+    passphrase, "sign out every phone") makes every cookie signed before worthless.
+    """
+
+    __tablename__ = "household"
+    __table_args__ = (sa.CheckConstraint("id = 1", name="one_household"),)
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    passphrase_hash: so.Mapped[str | None] = so.mapped_column(sa.String(255))
+    changed_at: so.Mapped[datetime] = so.mapped_column(default=_now)
+    cookie_epoch: so.Mapped[int] = so.mapped_column(default=0)
+
+
+class FailedSignIn(db.Model):
+    """A wrong passphrase from one client address: the rate limiter's memory, in the database
+    so that every server process counts the same guesses."""
+
+    __tablename__ = "failed_sign_ins"
+    __table_args__ = (
+        sa.Index("ix_failed_sign_ins_address_attempted_at", "address", "attempted_at"),
+    )
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    address: so.Mapped[str] = so.mapped_column(sa.String(64))
+    attempted_at: so.Mapped[datetime] = so.mapped_column(default=_now, index=True)

@@ -54,6 +54,7 @@ def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
             "SQLALCHEMY_DATABASE_URI": database_url,
+            "PASSPHRASE": None,  # a passphrase exported in the shell must not gate the tests
         },
         instance_path=str(tmp_path / "instance"),
     )

@@ -28,6 +28,26 @@ def not_found(what: str, ident: object) -> NotFound:
     )
 
 
+# No tile is written in more than a few letters ("diamonds 10"); a longer token is refused
+# before the rules read it, since int() of its thousands of digits would raise a ValueError.
+MAX_TILE_TEXT = 40
+
+
+def check_tile_tokens(tokens: list[str], player: str | None = None) -> None:
+    """Refuse a token far too long to be a tile as the rules refuse "x9" (bad_tile)."""
+    for token in tokens:
+        if len(token) > MAX_TILE_TEXT:
+            template = (
+                "%(token)s is not a tile: write a colour and a number like r7 or k13, "
+                "or j for a joker."
+            )
+            params: dict[str, object] = {"token": f"“{token[:20]}…”"}
+            if player:
+                template = "%(player)s: " + template
+                params["player"] = player
+            raise RulesError(Problem("bad_tile", template, params, player))
+
+
 def status_for(error: RulesError) -> int:
     """The HTTP status DESIGN.md 3 gives each kind of error."""
     if isinstance(error, BadRequest):

@@ -156,6 +156,9 @@ def create_session(
     settings = settings_from_body(rules)
     if not isinstance(players, list | tuple):
         raise bad_request("players must be a list of names.", "players")
+    for i, player in enumerate(players):
+        if not isinstance(player, str):  # a wrong type is a bad request, as DESIGN.md 3 says
+            raise bad_request("players.%(i)d must be a name (text).", f"players.{i}", i=i)
     names = check_players(players, settings)
     planned = 3 if rounds is None else rounds
     if isinstance(planned, bool) or not isinstance(planned, int):
@@ -250,6 +253,17 @@ def extend_session(session_id: int, rounds: object = 1) -> SessionView:
                 "bad_setting", "A session has at most %(max)d rounds.", "rounds", max=MAX_ROUNDS
             )
         gs.rounds_planned += rounds
+        touch(gs)
+    return get_session(session_id)
+
+
+def set_seconds_per_turn(session_id: int, seconds: object) -> SessionView:
+    """Set the turn clock of a session (0 turns it off); the other settings stay."""
+    if isinstance(seconds, bool) or not isinstance(seconds, int):
+        raise bad_request("seconds_per_turn must be a whole number.", "seconds_per_turn")
+    with writing(session_id) as gs:
+        settings = Settings.from_dict({**gs.rules, "seconds_per_turn": seconds})
+        gs.rules = settings.to_dict()
         touch(gs)
     return get_session(session_id)
 

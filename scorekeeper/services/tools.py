@@ -15,7 +15,7 @@ from scorekeeper.rules import (
     rack_value,
 )
 from scorekeeper.services.documents import meld_document, set_document
-from scorekeeper.services.errors import bad_request
+from scorekeeper.services.errors import bad_request, check_tile_tokens
 from scorekeeper.services.sessions import load_session, settings_from_body
 
 MAX_TILES = 212
@@ -42,6 +42,7 @@ def _tiles(value: object, field: str) -> list[Tile]:
         and len(value) <= MAX_TILES
         and all(isinstance(t, str) for t in value)
     ):
+        check_tile_tokens(value)
         return parse_tiles(value)
     raise bad_request('%(name)s must be a list of tiles like ["r7", "j"].', field, name=field)
 

@@ -17,6 +17,8 @@
   const FACES = { a: 1, j: 11, q: 12, k: 13 };
   const COLOURS = ["k", "r", "b", "o", "s", "h", "c", "d", "♠", "♥", "♣", "♦", "black", "red",
     "blue", "orange", "spade", "spades", "heart", "hearts", "club", "clubs", "diamond", "diamonds"];
+  const SUITS = ["s", "h", "c", "d", "♠", "♥", "♣", "♦", "spade", "spades", "heart", "hearts", "club",
+    "clubs", "diamond", "diamonds"]; // only cards have faces (A, J, Q, K)
   const TILE = /^([a-z]+|[♠♥♦♣])(\d+|[ajqk])$/;
 
   const fields = (kind) => Array.from(form.querySelectorAll(`input[data-kind="${kind}"]`));
@@ -51,8 +53,13 @@
         continue;
       }
       const match = TILE.exec(token);
-      if (!match) return { value: NaN, count: null };
-      value += /\d/.test(match[2]) ? parseInt(match[2], 10) : FACES[match[2]];
+      if (!match || !COLOURS.includes(match[1])) return { value: NaN, count: null };
+      const face = /\d/.test(match[2]) ? parseInt(match[2], 10) : FACES[match[2]];
+      const faceOfCard = !/\d/.test(match[2]);
+      if (!(face >= 1 && face <= 13) || match[2].startsWith("0") || (faceOfCard && !SUITS.includes(match[1]))) {
+        return { value: NaN, count: null };
+      }
+      value += face;
     }
     return { value, count };
   };
@@ -221,8 +228,9 @@
     const keyboard = document.createElement("button");
     keyboard.type = "button";
     keyboard.className = "secondary small";
-    keyboard.textContent = "Type tiles (abc)";
-    keyboard.setAttribute("aria-pressed", "false");
+    const lettersAtFirst = racks[0].inputMode === "text"; // the server opened the letters
+    keyboard.textContent = lettersAtFirst ? "Type numbers (123)" : "Type tiles (abc)";
+    keyboard.setAttribute("aria-pressed", String(lettersAtFirst));
     keyboard.addEventListener("click", () => {
       const letters = keyboard.getAttribute("aria-pressed") !== "true";
       keyboard.setAttribute("aria-pressed", String(letters));

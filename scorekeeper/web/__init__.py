@@ -4,8 +4,11 @@ from flask import Flask
 
 
 def register_blueprints(app: Flask) -> None:
-    """Attach every blueprint of the web layer, the error handlers and the security headers."""
+    """Attach every blueprint of the web layer, the error handlers, the security headers and
+    the household gate (the passphrase, once one is set)."""
+    from scorekeeper.web.access import register_access
     from scorekeeper.web.api import bp as api_bp
+    from scorekeeper.web.clock import bp as clock_bp
     from scorekeeper.web.errors import register_error_handlers
     from scorekeeper.web.export import bp as export_bp
     from scorekeeper.web.main import bp as main_bp
@@ -15,5 +18,7 @@ def register_blueprints(app: Flask) -> None:
 
     for blueprint in (main_bp, sessions_bp, rounds_bp, api_bp, export_bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(clock_bp)
     register_error_handlers(app)
     register_security_headers(app)
+    register_access(app)

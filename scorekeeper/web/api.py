@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.extensions import csrf, db
 from scorekeeper.rules import RulesError
@@ -29,12 +31,41 @@ def rules_error(error: RulesError) -> Response:
     return errors_response([p.as_dict() for p in error.problems], status_for(error))
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the body, refused when it gives a key twice: {"Bo": 22, "Bo": 23}."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            shown = key if len(key) <= 40 else key[:40] + "…"
+            raise bad_request("The body gives “%(key)s” twice in one object.", key=shown)
+        found[key] = value
+    return found
+
+
+def _no_constant(constant: str) -> Any:
+    raise bad_request("%(constant)s is not a JSON number.", constant=constant)
+
+
 def json_body() -> Any:
-    """The request's JSON, or a bad request that says the body is not JSON."""
+    """The request's JSON, or a bad request that says the body is not JSON.
+
+    Stricter than Python's json module: NaN and Infinity are not JSON, and an object that
+    gives one key twice ({"Bo": 22, "Bo": 23}) is refused instead of silently keeping the last.
+    """
+    if not request.is_json:
+        raise bad_request("The body must be JSON (Content-Type: application/json).")
+    data = request.get_data(cache=True)  # a Content-Length over MAX_CONTENT_LENGTH: a 413
+    limit = request.max_content_length
+    if limit is not None and len(data) >= limit and request.stream.read(1):
+        # A streamed (chunked) body is cut at the limit rather than refused: refuse it here,
+        # so what was sent beyond 64 KiB is never silently dropped.
+        raise RequestEntityTooLarge()
     try:
-        body = request.get_json(silent=True)
+        body = json.loads(data, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except RecursionError:  # "[[[[..." deeper than the parser goes: bad input, not a 500
         raise bad_request("The body is nested too deeply to be read.") from None
+    except ValueError:  # not JSON, not UTF-8/16/32, or a number of thousands of digits
+        body = None
     if body is None:
         raise bad_request("The body must be JSON (Content-Type: application/json).")
     return body

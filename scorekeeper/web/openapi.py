@@ -188,10 +188,13 @@ _TILES = {
     "description": 'Tiles in RULES.md notation, e.g. ["r7", "k13", "j"], or one string "r7 k13 j".',
 }
 
+# Optional request keys may also be null, which the API reads as absent.
+_OPTIONAL_RULES = {"oneOf": [_ref("RulesInput"), {"type": "null"}]}
+
 _TOOL_CONTEXT = {
-    "rules": _ref("RulesInput"),
+    "rules": _OPTIONAL_RULES,
     "session": {
-        "type": "integer",
+        "type": ["integer", "null"],
         "description": "Check against this session's rules (then `rules` on top of them).",
     },
 }
@@ -245,13 +248,13 @@ SCHEMAS: dict[str, Any] = {
                 "description": "2-6 unique display names (1-40 characters), in seating order.",
             },
             "rounds": {
-                "type": "integer",
+                "type": ["integer", "null"],
                 "minimum": 1,
                 "maximum": 100,
                 "default": 3,
                 "description": "The agreed number of rounds.",
             },
-            "rules": _ref("RulesInput"),
+            "rules": _OPTIONAL_RULES,
         },
     },
     "Session": _closed(
@@ -355,14 +358,17 @@ SCHEMAS: dict[str, Any] = {
             },
             "racks": {
                 **_by_player(_ref("Rack"), "went_out: every loser; pool_empty: everyone."),
+                "type": ["object", "null"],
                 "maxProperties": 12,
             },
             "tile_counts": {
                 **_by_player(_INPUT_INT, "pool_empty: tiles left, to settle ties."),
+                "type": ["object", "null"],
                 "maxProperties": 12,
             },
             "scores": {
                 **_by_player(_INPUT_INT, "scores: each player's signed score, as on paper."),
+                "type": ["object", "null"],
                 "maxProperties": 12,
             },
             "confirm": {
@@ -371,14 +377,19 @@ SCHEMAS: dict[str, Any] = {
                 "description": "Accept entries below the typo threshold.",
             },
             "key": {
-                "type": "string",
+                "type": ["string", "null"],
                 "minLength": 1,
                 "maxLength": 64,
                 "description": "Idempotency key: a repeat returns the first round (200).",
             },
             "number": {
-                "type": "integer",
+                "type": ["integer", "null"],
                 "description": "POST only: the number the client expects the round to get.",
+            },
+            "version": {
+                "type": ["integer", "null"],
+                "description": "PUT only: the round's `version` the edit was made from; if the "
+                "round changed since, the edit is refused (409 `stale_round`).",
             },
         },
     },
@@ -936,7 +947,10 @@ OPENAPI: dict[str, Any] = {
                     ),
                     "400": MALFORMED,
                     "404": UNKNOWN_ROUND,
-                    "409": _errors("`confirm_required`, as when adding."),
+                    "409": _errors(
+                        "`confirm_required`, as when adding; `stale_round` when `version` is "
+                        "not the round's current one."
+                    ),
                     "413": TOO_LARGE,
                     "422": _errors(ROUND_RULES),
                 },

@@ -1,0 +1,382 @@
+"""The household passphrase: hashing, checking, the limit on wrong guesses, cookie tokens.
+
+The passphrase comes from the server's configuration (SCOREKEEPER_PASSPHRASE, hashed once at
+start) or from the household row set in the app; the configuration wins. The row is read once
+per request (kept in `g`), never across requests, so a change made through one server process
+is seen at once by every other. Wrong guesses are counted in the database for the same reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+from flask import Flask, current_app, g
+from itsdangerous import BadData, URLSafeTimedSerializer
+from sqlalchemy.exc import IntegrityError
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from scorekeeper.extensions import db
+from scorekeeper.models import FailedSignIn, Household
+from scorekeeper.services.sessions import begin_write
+
+MIN_PASSPHRASE = 8
+MAX_PASSPHRASE = 200
+HOUSEHOLD_ID = 1
+# Where create_app keeps the configured passphrase's hash, and the right guesses already seen.
+CONFIGURED = "scorekeeper.access.configured"
+VERIFIED = "scorekeeper.access.verified"
+MAX_VERIFIED = 256
+_STATE = "scorekeeper_access_state"
+_COOKIE_SALT = "scorekeeper.household-access"
+
+
+class AccessError(Exception):
+    """A passphrase refused: `code` as the API names it, the message in the family's words."""
+
+    code = "access_denied"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class WrongPassphrase(AccessError):
+    """The guess is not the household passphrase (and was counted)."""
+
+    code = "unauthorized"
+
+
+class TooManyAttempts(AccessError):
+    """This address guessed wrong too often lately; even the right passphrase waits."""
+
+    code = "too_many_attempts"
+
+    def __init__(self, retry_after: int) -> None:
+        minutes = math.ceil(retry_after / 60)
+        wait = f"{minutes} minute{'s' if minutes != 1 else ''}" if retry_after > 60 else "a minute"
+        super().__init__(f"Too many wrong passphrases from this device: try again in {wait}.")
+        self.retry_after = retry_after
+
+
+class PassphraseRefused(AccessError):
+    """A new passphrase that cannot be used, or cannot be set from the app."""
+
+    code = "passphrase_refused"
+
+
+@dataclass(frozen=True)
+class ConfiguredPassphrase:
+    """SCOREKEEPER_PASSPHRASE as the app keeps it: a hash, and a keyed digest for cookies."""
+
+    passphrase_hash: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class AccessState:
+    """The passphrase in force for one request, where it comes from, and what signs cookies."""
+
+    passphrase_hash: str | None
+    configured: bool
+    epoch: int
+    fingerprint: str
+
+    @property
+    def locked(self) -> bool:
+        return self.passphrase_hash is not None
+
+
+@dataclass(frozen=True)
+class CookieClaims:
+    """What a valid "remember this phone" cookie says."""
+
+    remember: bool
+
+
+def init_app(app: Flask) -> None:
+    """Hash the configured passphrase once, at start (blank means none); keep no plain text."""
+    plain = app.config.get("PASSPHRASE")
+    text = clean(str(plain)) if plain is not None else ""
+    app.extensions[VERIFIED] = set()
+    if not text:
+        app.extensions[CONFIGURED] = None
+        return
+    if len(text) < MIN_PASSPHRASE:
+        app.logger.warning(
+            "SCOREKEEPER_PASSPHRASE is shorter than %d characters: easy to guess.", MIN_PASSPHRASE
+        )
+    fingerprint = hmac.new(_secret(app), b"configured\0" + text.encode(), hashlib.sha256)
+    app.extensions[CONFIGURED] = ConfiguredPassphrase(
+        generate_password_hash(text), fingerprint.hexdigest()
+    )
+
+
+def clean(passphrase: str) -> str:
+    """A passphrase as compared: spaces at either end (a phone's autocomplete) do not count."""
+    return passphrase.strip()
+
+
+def _secret(app: Flask) -> bytes:
+    key = app.secret_key or ""
+    return key if isinstance(key, bytes) else str(key).encode()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def access_state() -> AccessState:
+    """The passphrase in force: read once per request and kept in `g` for that request only."""
+    cached: AccessState | None = g.get(_STATE)
+    if cached is not None:
+        return cached
+    row = db.session.execute(
+        sa.select(Household.passphrase_hash, Household.cookie_epoch).where(
+            Household.id == HOUSEHOLD_ID
+        )
+    ).first()
+    epoch = row.cookie_epoch if row is not None else 0
+    configured: ConfiguredPassphrase | None = current_app.extensions.get(CONFIGURED)
+    if configured is not None:
+        state = AccessState(configured.passphrase_hash, True, epoch, configured.fingerprint)
+    elif row is not None and row.passphrase_hash:
+        digest = hashlib.sha256(row.passphrase_hash.encode()).hexdigest()
+        state = AccessState(row.passphrase_hash, False, epoch, digest)
+    else:
+        state = AccessState(None, False, epoch, "")
+    setattr(g, _STATE, state)
+    return state
+
+
+def _forget_state() -> None:
+    g.pop(_STATE, None)
+
+
+# Wrong guesses ---------------------------------------------------------------------------
+
+
+def _window() -> timedelta:
+    return timedelta(seconds=int(current_app.config["ACCESS_FAILURE_WINDOW"]))
+
+
+def _recent_failures(address: str) -> list[datetime]:
+    """This address's wrong guesses inside the window, newest first, at most the limit."""
+    limit = int(current_app.config["ACCESS_FAILURE_LIMIT"])
+    return list(
+        db.session.scalars(
+            sa.select(FailedSignIn.attempted_at)
+            .where(
+                FailedSignIn.address == address,
+                FailedSignIn.attempted_at > _now() - _window(),
+            )
+            .order_by(FailedSignIn.attempted_at.desc())
+            .limit(limit)
+        )
+    )
+
+
+def _wait(failures: list[datetime]) -> int | None:
+    """Seconds before the next guess, given the recent failures; None when it may guess now."""
+    if len(failures) < int(current_app.config["ACCESS_FAILURE_LIMIT"]):
+        return None
+    # Free again when the oldest of the last `limit` failures leaves the window.
+    free_at = failures[-1] + _window()
+    return max(1, math.ceil((free_at - _now()).total_seconds()))
+
+
+def _record_failure(address: str) -> None:
+    """Count a wrong guess, and forget every guess older than the window (any address)."""
+    begin_write()
+    try:
+        now = _now()
+        db.session.execute(
+            sa.delete(FailedSignIn).where(FailedSignIn.attempted_at <= now - _window())
+        )
+        db.session.add(FailedSignIn(address=address[:64], attempted_at=now))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _forget_failures(address: str) -> None:
+    begin_write()
+    try:
+        db.session.execute(sa.delete(FailedSignIn).where(FailedSignIn.address == address[:64]))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _matches(passphrase_hash: str, text: str) -> bool:
+    """check_password_hash (constant-time), remembering right guesses by a keyed digest, so an
+    API client sending its bearer token on every call pays for the slow hash only once."""
+    seen: set[bytes] = current_app.extensions.setdefault(VERIFIED, set())
+    key = hmac.new(
+        _secret(current_app), passphrase_hash.encode() + b"\0" + text.encode(), hashlib.sha256
+    ).digest()
+    if key in seen:
+        return True
+    if not check_password_hash(passphrase_hash, text):
+        return False
+    if len(seen) >= MAX_VERIFIED:
+        seen.clear()
+    seen.add(key)
+    return True
+
+
+def check_passphrase(address: str, guess: str | None) -> None:
+    """Let the right passphrase through and count a wrong one against the client's address.
+
+    While the address is over the limit, TooManyAttempts is raised even for the right one;
+    a wrong guess raises WrongPassphrase. With no passphrase set there is nothing to check.
+    """
+    state = access_state()
+    if state.passphrase_hash is None:
+        return
+    failures = _recent_failures(address)
+    wait = _wait(failures)
+    if wait is not None:
+        raise TooManyAttempts(wait)
+    text = clean(guess or "")
+    if text and _matches(state.passphrase_hash, text):
+        if failures:
+            _forget_failures(address)
+        return
+    _record_failure(address)
+    raise WrongPassphrase("That is not the household passphrase.")
+
+
+# Cookies ---------------------------------------------------------------------------------
+
+
+def _serializer(state: AccessState) -> URLSafeTimedSerializer:
+    # The passphrase's fingerprint and the epoch are part of the signing key: a new passphrase,
+    # or "sign out every phone", leaves every cookie signed before unreadable.
+    salt = f"{_COOKIE_SALT}.{state.fingerprint}.{state.epoch}"
+    return URLSafeTimedSerializer(_secret(current_app), salt=salt)
+
+
+def cookie_token(remember: bool) -> str:
+    """The signed value of a "remember this phone" cookie for the passphrase in force."""
+    return _serializer(access_state()).dumps({"remember": bool(remember)})
+
+
+def read_cookie(token: str | None) -> CookieClaims | None:
+    """What a cookie says, if it was signed for the passphrase in force and is under a year."""
+    state = access_state()
+    if not token or not state.locked:
+        return None
+    try:
+        claims = _serializer(state).loads(
+            token, max_age=int(current_app.config["ACCESS_COOKIE_MAX_AGE"])
+        )
+    except BadData:
+        return None
+    if not isinstance(claims, dict):
+        return None
+    return CookieClaims(remember=bool(claims.get("remember")))
+
+
+# Setting, changing and removing the passphrase -------------------------------------------
+
+
+def _new_passphrase(passphrase: str | None) -> str:
+    text = clean(passphrase or "")
+    if len(text) < MIN_PASSPHRASE:
+        raise PassphraseRefused(f"A passphrase needs at least {MIN_PASSPHRASE} characters.")
+    if len(text) > MAX_PASSPHRASE:
+        raise PassphraseRefused(f"A passphrase can have at most {MAX_PASSPHRASE} characters.")
+    return text
+
+
+def _not_configured(state: AccessState) -> None:
+    if state.configured:
+        raise PassphraseRefused(
+            "The passphrase is set by the server's configuration (SCOREKEEPER_PASSPHRASE): "
+            "change it there."
+        )
+
+
+def _write_household(expected_hash: str | None, new_hash: str | None, moved: str) -> None:
+    """Store a new hash (or none) and bump the cookie epoch, if the stored hash is still the
+    one the request saw; `moved` says what to tell the family when it is not."""
+    begin_write()
+    try:
+        row = db.session.get(Household, HOUSEHOLD_ID, with_for_update=True)
+        if row is None:
+            row = Household(id=HOUSEHOLD_ID, passphrase_hash=None, cookie_epoch=0)
+            db.session.add(row)
+        if row.passphrase_hash != expected_hash:
+            raise PassphraseRefused(moved)
+        row.passphrase_hash = new_hash
+        row.changed_at = _now()
+        row.cookie_epoch += 1
+        db.session.commit()
+    except IntegrityError:  # two first passphrases at once: the other one won
+        db.session.rollback()
+        raise PassphraseRefused(moved) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    finally:
+        _forget_state()
+
+
+def set_passphrase(passphrase: str | None) -> None:
+    """Set the first passphrase: from then on every page and API call needs it."""
+    state = access_state()
+    _not_configured(state)
+    if state.locked:
+        raise PassphraseRefused("A passphrase is already set: change it with the current one.")
+    new_hash = generate_password_hash(_new_passphrase(passphrase))
+    _write_household(
+        None, new_hash, "A passphrase was set a moment ago, perhaps on another phone: sign in."
+    )
+
+
+def change_passphrase(address: str, current: str | None, passphrase: str | None) -> None:
+    """Replace the passphrase; needs the current one, and signs every phone out."""
+    state = access_state()
+    _not_configured(state)
+    if not state.locked:
+        raise PassphraseRefused("No passphrase is set yet.")
+    text = _new_passphrase(passphrase)
+    check_passphrase(address, current)
+    _write_household(
+        state.passphrase_hash,
+        generate_password_hash(text),
+        "The passphrase was changed a moment ago, perhaps on another phone.",
+    )
+
+
+def remove_passphrase(address: str, current: str | None) -> None:
+    """Open Scorekeeper to everyone on the network again; needs the current passphrase."""
+    state = access_state()
+    _not_configured(state)
+    if not state.locked:
+        return
+    check_passphrase(address, current)
+    _write_household(
+        state.passphrase_hash,
+        None,
+        "The passphrase was changed a moment ago, perhaps on another phone.",
+    )
+
+
+def sign_out_every_phone() -> None:
+    """Make every "remember this phone" cookie worthless, whatever the passphrase's source."""
+    state = access_state()
+    stored = None if state.configured else state.passphrase_hash
+    if state.configured:
+        # The row, if any, may hold an older in-app hash that the configuration overrides.
+        stored = db.session.scalar(
+            sa.select(Household.passphrase_hash).where(Household.id == HOUSEHOLD_ID)
+        )
+    _write_household(stored, stored, "The passphrase was changed a moment ago: sign in again.")

@@ -1,0 +1,268 @@
+/* Turn clock: who starts (worked out here, no network), whose turn it is in seating order,
+   a big countdown, tap anywhere for the next player, pause; at zero a vibration, a beep and
+   the penalty message. Everything lives in this page, so it keeps going offline. */
+(() => {
+  "use strict";
+  const clock = document.getElementById("clock");
+  if (!clock) return;
+  const players = JSON.parse(clock.dataset.players);
+  const seconds = parseInt(clock.dataset.seconds, 10) || 0;
+  const penalty = parseInt(clock.dataset.penaltyTiles, 10) || 0;
+  const $ = (id) => document.getElementById(id);
+  const startButton = $("clock-start");
+  const whoStarts = $("who-starts");
+  const drawForm = $("draw-form");
+  const result = $("draw-result");
+  const orderLine = $("draw-order");
+  const nameOut = $("clock-player");
+  const timeOut = $("clock-time");
+  const alertOut = $("clock-alert");
+  const nextOut = $("clock-next");
+  const pauseButton = $("clock-pause");
+
+  const andList = (names) =>
+    names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  const mmss = (s) => `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  const timeUp = penalty > 0
+    ? `Time! Put the table back as it was, take back the tiles you played and draw ${penalty} penalty tile${penalty === 1 ? "" : "s"}.`
+    : "Time! Put the table back as it was and take back the tiles you played.";
+
+  let starter = clock.dataset.starter === "" ? 0 : parseInt(clock.dataset.starter, 10);
+  let seat = starter;
+  let deadline = 0; // performance.now() when the turn ends, while running
+  let left = seconds * 1000; // ms left, while paused
+  let running = false;
+  let expired = false;
+  let ticker = null;
+  let lock = null;
+  let audio = null;
+  let switchedAt = 0;
+
+  /* ---- Who starts: the same reading as the server's, so it works offline. ---- */
+  const drawFields = () => Array.from(drawForm.querySelectorAll("input[data-seat]"));
+  const offerStart = () => {
+    startButton.hidden = false;
+    startButton.textContent = `Start the clock: ${players[starter]} first`;
+  };
+  const showError = (input, text) => {
+    const row = input.closest(".row");
+    row.classList.add("has-error");
+    input.setAttribute("aria-invalid", "true");
+    const error = document.createElement("p");
+    error.className = "error";
+    error.id = `${input.id}-error`;
+    error.textContent = text;
+    input.setAttribute("aria-describedby", error.id);
+    row.append(error);
+  };
+  const clearErrors = () => {
+    drawForm.querySelectorAll(".error").forEach((e) => e.remove());
+    drawForm.querySelectorAll(".has-error").forEach((e) => e.classList.remove("has-error"));
+    drawFields().forEach((input) => {
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    });
+  };
+  if (drawForm) {
+    drawForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      clearErrors();
+      const drawing = drawFields().filter((input) => !input.disabled);
+      const drawn = [];
+      drawing.forEach((input) => {
+        const name = players[parseInt(input.dataset.seat, 10)];
+        const text = input.value.trim();
+        const number = /^\d+$/.test(text) ? parseInt(text, 10) : NaN;
+        if (!text) showError(input, `${name}: enter the number of the tile drawn.`);
+        else if (!(number >= 1 && number <= 13)) showError(input, `${name}: a drawn tile is numbered 1 to 13.`);
+        else drawn.push({ input, seat: parseInt(input.dataset.seat, 10), number });
+      });
+      if (drawn.length < drawing.length) {
+        const first = drawForm.querySelector("[aria-invalid='true']");
+        if (first) first.focus();
+        return;
+      }
+      const highest = Math.max(...drawn.map((d) => d.number));
+      const top = drawn.filter((d) => d.number === highest);
+      result.hidden = false;
+      if (top.length === 1) {
+        starter = top[0].seat;
+        const order = players.slice(starter).concat(players.slice(0, starter));
+        result.textContent = `${players[starter]} starts (drew ${highest}).`;
+        result.classList.add("ok");
+        orderLine.hidden = false;
+        orderLine.textContent = `Then ${andList(order.slice(1))}, in seating order.`;
+        offerStart();
+        startButton.focus();
+        return;
+      }
+      const names = top.map((d) => players[d.seat]);
+      result.classList.remove("ok");
+      result.textContent = `${andList(names)} draw again (${top.length === 2 ? "both" : "all"} drew ${highest}).`;
+      orderLine.hidden = true;
+      startButton.hidden = true;
+      drawFields().forEach((input) => {
+        const tied = top.some((d) => d.input === input);
+        input.disabled = !tied;
+        input.closest(".row").classList.toggle("out", !tied);
+        if (tied) input.value = "";
+      });
+      drawForm.querySelector("input[name='drawing']").value = top.map((d) => d.seat).join(",");
+      top[0].input.focus();
+    });
+    /* Enter moves to the next player's number. */
+    drawForm.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || !event.target.dataset.seat) return;
+      const open = drawFields().filter((input) => !input.disabled);
+      const next = open[open.indexOf(event.target) + 1];
+      if (next) {
+        event.preventDefault();
+        next.focus();
+      }
+    });
+  }
+
+  /* ---- The countdown. ---- */
+  const msLeft = () => (running ? Math.max(0, deadline - performance.now()) : left);
+
+  const beep = () => {
+    if (!audio) return;
+    try {
+      const now = audio.currentTime;
+      [0, 0.35, 0.7].forEach((at) => {
+        const tone = audio.createOscillator();
+        const gain = audio.createGain();
+        tone.type = "square";
+        tone.frequency.value = 880;
+        gain.gain.setValueAtTime(0.0001, now + at);
+        gain.gain.exponentialRampToValueAtTime(0.3, now + at + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.25);
+        tone.connect(gain).connect(audio.destination);
+        tone.start(now + at);
+        tone.stop(now + at + 0.3);
+      });
+    } catch (error) {
+      /* No sound on this phone: the message and the vibration still say it. */
+    }
+  };
+
+  const render = () => {
+    const remaining = msLeft();
+    timeOut.textContent = mmss(Math.ceil(remaining / 1000));
+    nameOut.textContent = `${players[seat]}'s turn`;
+    nextOut.textContent = expired
+      ? `Tap anywhere for ${players[(seat + 1) % players.length]}'s turn.`
+      : `Next: ${players[(seat + 1) % players.length]} · tap anywhere for the next player`;
+    clock.classList.toggle("paused", !running && !expired);
+    clock.classList.toggle("expired", expired);
+    clock.classList.toggle("hurry", running && remaining <= 10000);
+    pauseButton.textContent = running ? "Pause" : "Resume";
+    pauseButton.hidden = expired; // at zero only the next turn makes sense
+  };
+
+  const expire = () => {
+    running = false;
+    expired = true;
+    left = 0;
+    alertOut.textContent = timeUp;
+    if (navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 400]);
+    beep();
+    render();
+  };
+
+  const tick = () => {
+    if (running && deadline - performance.now() <= 0) expire();
+    else render();
+  };
+
+  const run = () => {
+    deadline = performance.now() + left;
+    running = true;
+    clearInterval(ticker);
+    ticker = setInterval(tick, 200);
+    render();
+  };
+
+  const pause = () => {
+    left = msLeft();
+    running = false;
+    clearInterval(ticker);
+    render();
+  };
+
+  const nextPlayer = () => {
+    seat = (seat + 1) % players.length;
+    expired = false;
+    alertOut.textContent = "";
+    left = seconds * 1000;
+    switchedAt = performance.now();
+    run();
+  };
+
+  /* The screen stays awake while the clock is out (Wake Lock API, where the phone has it). */
+  const keepAwake = async () => {
+    if (!("wakeLock" in navigator) || lock || clock.hidden) return;
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", () => {
+        lock = null;
+      });
+    } catch (error) {
+      lock = null; /* refused (battery saver, no permission): the clock still runs */
+    }
+  };
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") {
+      keepAwake();
+      tick();
+    }
+  });
+
+  const start = () => {
+    try {
+      const Context = window.AudioContext || window.webkitAudioContext;
+      if (Context && !audio) audio = new Context(); // made in the tap, so it may play later
+      if (audio && audio.state === "suspended") audio.resume();
+    } catch (error) {
+      audio = null;
+    }
+    seat = starter;
+    expired = false;
+    alertOut.textContent = "";
+    left = seconds * 1000;
+    switchedAt = performance.now();
+    clock.hidden = false;
+    if (whoStarts) whoStarts.hidden = true;
+    startButton.hidden = true;
+    document.body.classList.add("clock-on");
+    keepAwake();
+    run();
+    $("clock-next-player").focus();
+  };
+
+  const stop = () => {
+    running = false;
+    clearInterval(ticker);
+    clock.hidden = true;
+    document.body.classList.remove("clock-on");
+    if (whoStarts) whoStarts.hidden = false;
+    offerStart();
+    if (lock) lock.release().catch(() => {});
+    lock = null;
+    startButton.focus();
+  };
+
+  startButton.addEventListener("click", start);
+  $("clock-stop").addEventListener("click", stop);
+  pauseButton.addEventListener("click", () => (running ? pause() : run()));
+  $("clock-next-player").addEventListener("click", nextPlayer);
+  /* A tap anywhere on the clock (not on its buttons) passes the turn; a quick second tap
+     within half a second is taken as the same tap, so nobody is skipped by accident. */
+  clock.addEventListener("click", (event) => {
+    if (event.target.closest("button")) return;
+    if (performance.now() - switchedAt < 500) return;
+    nextPlayer();
+  });
+
+  offerStart();
+})();
