@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.config import Defaults
 from scorekeeper.extensions import MIGRATIONS_DIR, csrf, db, migrate
@@ -48,6 +49,11 @@ def create_app(
     from scorekeeper.cli import register_commands
 
     register_commands(app)
+    proxies = app.config.get("PROXY_FIX")
+    if proxies:  # SCOREKEEPER_PROXY_FIX=1 behind one reverse proxy: trust its X-Forwarded-*
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=int(proxies), x_proto=int(proxies), x_host=int(proxies)
+        )
     return app
 
 

@@ -21,3 +21,6 @@ class Defaults:
     # Wrong passphrases allowed per client address within the window (seconds), then 429.
     ACCESS_FAILURE_LIMIT: int = 5
     ACCESS_FAILURE_WINDOW: int = 10 * 60
+    # How many reverse proxies stand in front (SCOREKEEPER_PROXY_FIX=1 behind one nginx): their
+    # X-Forwarded-For/-Proto/-Host are trusted, so the client's address and https are known.
+    PROXY_FIX: int = 0

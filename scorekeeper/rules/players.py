@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 from scorekeeper.rules.errors import Problem, RulesError
@@ -16,7 +17,7 @@ def clean_name(name: object, field: str | None = None) -> str:
     """A display name, trimmed, inner runs of spaces folded; 1-40 characters."""
     if not isinstance(name, str):
         raise RulesError.one("bad_name", "A player's name must be text.", field)
-    cleaned = " ".join(name.split())
+    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
     if not cleaned:
         raise RulesError.one("bad_name", "A player needs a name.", field)
     if len(cleaned) > MAX_NAME or any(not ch.isprintable() for ch in cleaned):
@@ -30,8 +31,9 @@ def clean_name(name: object, field: str | None = None) -> str:
 
 
 def name_key(name: str) -> str:
-    """Names are the same player when they match ignoring case and surrounding spaces."""
-    return " ".join(name.split()).casefold()
+    """Names are the same player when they match ignoring case, spaces and how an accented
+    letter was typed (a precomposed ë or e plus a combining diaeresis)."""
+    return unicodedata.normalize("NFC", " ".join(name.split()).casefold())
 
 
 def check_players(names: Sequence[object], settings: Settings | None = None) -> list[str]:

@@ -60,6 +60,7 @@ _SUIT_NAMES = {
 
 _TOKEN = re.compile(r"^(?P<colour>[a-z]+|[♠♥♦♣])(?P<number>\d+|[ajqk])$")
 _SEPARATORS = re.compile(r"[\s,;]+")
+MAX_TOKEN = 12
 # A set of every numbered tile once: 4 colours x (1 + ... + 13).
 NUMBERED_VALUE_PER_COPY = 4 * sum(NUMBERS)
 
@@ -116,6 +117,8 @@ def tile(colour: Colour, number: int) -> Tile:
 def parse_tile(token: str) -> Tile:
     """Read one tile, tiles or cards: `r7`, `red 7`, `hq`, `♦A`, `j` (case and spaces ignored)."""
     text = _SEPARATORS.sub("", str(token)).lower()
+    if len(text) > MAX_TOKEN:  # no tile is written longer; int() of 5000 digits would fail
+        raise _bad_tile(token)
     if text in JOKER_WORDS:
         return JOKER
     match = _TOKEN.match(text)

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from flask import Flask, request
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app, sqlalchemy_url
@@ -138,3 +139,27 @@ def test_sqlite_pragmas(tmp_path: Path) -> None:
         assert db.session.execute(sa.text("PRAGMA synchronous")).scalar() == 1  # NORMAL
         db.session.remove()
         db.engine.dispose()
+
+
+def test_proxy_fix_trusts_the_proxy_only_when_asked(tmp_path: Path) -> None:
+    seen = []
+
+    def build(**config: object) -> Flask:
+        app = create_app(
+            {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.sqlite'}", **config},
+            instance_path=str(tmp_path),
+        )
+        with app.app_context():
+            db.create_all()
+
+        @app.get("/whoami")
+        def whoami() -> str:
+            seen.append(request.remote_addr)
+            return request.scheme
+
+        return app
+
+    headers = {"X-Forwarded-For": "192.0.2.7", "X-Forwarded-Proto": "https"}
+    assert build().test_client().get("/whoami", headers=headers).text == "http"
+    assert build(PROXY_FIX=1).test_client().get("/whoami", headers=headers).text == "https"
+    assert seen == ["127.0.0.1", "192.0.2.7"]

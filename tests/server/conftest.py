@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import (
+from server_harness import (
     DATABASES,
     RUN_TALLY,
     SERVER_KINDS,

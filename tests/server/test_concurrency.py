@@ -12,11 +12,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from harness import Reply, Server, check_session, inputs_of, inputs_of_stored, varied_round
+from server_harness import Reply, Server, check_session, inputs_of, inputs_of_stored, varied_round
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 POOL_THREADS = 25
@@ -207,6 +208,82 @@ def test_phones_that_retry_like_the_app_lose_and_double_nothing(live_server: Ser
         f"\n[{live_server.kind}] {tables} tables x {phones} phones x {rounds_each} rounds: "
         f"{tables * per_table} rounds stored of {tables * per_table} expected; "
         f"answers {dict(attempts)}"
+    )
+
+
+class HiddenFields(HTMLParser):
+    """The hidden inputs of a page (the CSRF token, the round's key and number)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "input" and found.get("type") == "hidden" and found.get("name"):
+            self.values[str(found["name"])] = found.get("value") or ""
+
+
+def open_round_form(server: Server, session_id: int) -> tuple[dict[str, str], str]:
+    """What a phone gets when it opens "Add round": the form's hidden fields and its cookie."""
+    page = server.request("GET", f"/sessions/{session_id}/rounds/new", form=None)
+    assert page.status == 200, page
+    hidden = HiddenFields()
+    hidden.feed(page.text)
+    assert {"csrf_token", "key", "number"} <= set(hidden.values), hidden.values
+    cookie = page.headers["set-cookie"].split(";", 1)[0]
+    return hidden.values, cookie
+
+
+def typed_round(hidden: dict[str, str], winner: int, racks: dict[int, int]) -> dict[str, str]:
+    """The form as a phone posts it: who went out (a seat) and the other racks."""
+    fields = dict(hidden) | {"ending": "went_out", "winner": str(winner)}
+    return fields | {f"rack_{seat}": str(value) for seat, value in racks.items()}
+
+
+def test_round_form_double_taps_and_two_phones_store_each_round_once(live_server: Server) -> None:
+    """The pages, with CSRF on: ten taps on Save of one form store one round; two phones on
+    the "round 2" form at once store one round 2, and the other phone is told, its entry kept."""
+    session_id = live_server.new_session(PLAYERS, rounds=3)
+    path = f"/sessions/{session_id}/rounds/new"
+    hidden, cookie = open_round_form(live_server, session_id)
+    tapped = typed_round(hidden, 0, {1: 11, 2: 12, 3: 13})
+
+    taps = at_once([lambda: live_server.request("POST", path, form=tapped, cookie=cookie)] * 10)
+
+    assert [r.status for r in taps] == [302] * 10, taps
+    stored = check_session(live_server.session(session_id))
+    assert [(r["number"], r["racks"]) for r in stored] == [(1, {"Bo": 11, "Cy": 12, "Di": 13})]
+
+    phones = [open_round_form(live_server, session_id) for _ in range(2)]
+    assert [h["number"] for h, _ in phones] == ["2", "2"]
+    entries = [
+        typed_round(phones[0][0], 1, {0: 21, 2: 22, 3: 23}),
+        typed_round(phones[1][0], 2, {0: 31, 1: 32, 3: 33}),
+    ]
+    replies = at_once(
+        [
+            lambda i=i: live_server.request("POST", path, form=entries[i], cookie=phones[i][1])
+            for i in range(2)
+        ]
+    )
+
+    assert sorted(r.status for r in replies) == [302, 409], replies
+    told = next(r for r in replies if r.status == 409)
+    assert "Someone just saved round 2" in told.text
+    kept = entries[1] if replies[0].status == 302 else entries[0]
+    assert all(
+        f'value="{kept[f"rack_{seat}"]}"' in told.text
+        for seat in range(4)
+        if f"rack_{seat}" in kept
+    )
+    stored = check_session(live_server.session(session_id))
+    assert len(stored) == 2
+    saved = entries[0] if replies[0].status == 302 else entries[1]
+    assert stored[1]["winner"] == PLAYERS[int(saved["winner"])]
+    print(
+        f"\n[{live_server.kind}] form: 10 taps on Save stored 1 round; "
+        "2 phones on round 2: 1 stored, 1 told"
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from harness import (
+from server_harness import (
     POSTGRES_URL,
     Server,
     assert_clean_log,
@@ -35,6 +35,7 @@ TABLES = 4
 WRITERS = 8  # two writers per table: they contend for the same session as well as the file
 KILL_AFTER_ACKS = 150
 KILL_AFTER_S = 1.5
+MIN_ACKS = 10  # on a slow machine, wait (bounded) for at least this many before the kill
 BURST_LIMIT_S = 20.0
 
 
@@ -102,9 +103,13 @@ def test_sigkill_mid_burst_loses_no_acknowledged_round(
         with ThreadPoolExecutor(max_workers=WRITERS) as pool:
             futures = [pool.submit(writer, t) for t in range(WRITERS)]
             enough.wait(timeout=KILL_AFTER_S)
-            with lock:
-                acked_before_kill = sum(map(len, acked.values()))
-            assert acked_before_kill > 0, "no write was acknowledged before the kill"
+            while time.monotonic() - started < BURST_LIMIT_S / 2:
+                with lock:
+                    acked_before_kill = sum(map(len, acked.values()))
+                if acked_before_kill >= MIN_ACKS:
+                    break
+                time.sleep(0.05)
+            assert acked_before_kill >= MIN_ACKS, "too few writes acknowledged before the kill"
             killed.set()
             server.kill()
             killed_at = time.monotonic() - started

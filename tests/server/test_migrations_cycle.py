@@ -8,7 +8,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
-from harness import prepare_database
+from server_harness import prepare_database
 
 from scorekeeper import create_app
 from scorekeeper.extensions import MIGRATIONS_DIR, db

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -147,10 +148,13 @@ def fresh_postgres_url(base_url: str, suffix: str) -> str:
 
 @dataclass
 class Reply:
-    """One HTTP answer: its status and its JSON body (None when it had none)."""
+    """One HTTP answer: its status, its JSON body (None when it had none), and for pages the
+    text and the headers."""
 
     status: int
     body: Any
+    text: str = field(default="", repr=False)
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
 
 
 @dataclass
@@ -286,15 +290,29 @@ class Server:
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
-    def request(self, method: str, path: str, body: object = None) -> Reply:
-        """One request on its own connection; raises OSError when the server is gone."""
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: object = None,
+        *,
+        form: Mapping[str, str] | None = None,
+        cookie: str | None = None,
+    ) -> Reply:
+        """One request on its own connection: a JSON body, or a form as a browser posts it
+        (with the session cookie). Raises OSError when the server is gone."""
         conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT_S)
         try:
-            headers = {"Accept": "application/json"}
+            headers = {"Accept": "application/json" if form is None else "text/html"}
             payload = None
             if body is not None:
                 payload = json.dumps(body).encode()
                 headers["Content-Type"] = "application/json"
+            if form is not None:
+                payload = urllib.parse.urlencode(form).encode()
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+            if cookie:
+                headers["Cookie"] = cookie
             conn.request(method, path, body=payload, headers=headers)
             response = conn.getresponse()
             raw = response.read()
@@ -303,9 +321,12 @@ class Server:
         self.tally.add(response.status)
         RUN_TALLY.add(response.status)
         parsed = None
-        if raw and response.getheader("Content-Type", "").startswith("application/json"):
+        content_type = response.getheader("Content-Type", "")
+        if raw and content_type.startswith("application/json"):
             parsed = json.loads(raw)
-        return Reply(response.status, parsed)
+        text = raw.decode("utf-8", errors="replace") if content_type.startswith("text/") else ""
+        headers = {k.lower(): v for k, v in response.getheaders()}
+        return Reply(response.status, parsed, text, headers)
 
     def new_session(self, players: Sequence[str], rounds: int, **rules: Any) -> int:
         body: dict[str, Any] = {"players": list(players), "rounds": rounds}
