@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from flask import has_request_context, request
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import (
@@ -23,6 +24,7 @@ from wtforms import (
     RadioField,
     SelectField,
     StringField,
+    TextAreaField,
 )
 from wtforms.validators import EqualTo, InputRequired, Optional
 
@@ -143,6 +145,15 @@ class RenameForm(FlaskForm):
     )
 
 
+class NotesForm(FlaskForm):
+    """The family's notes on the evening; the service checks the length and keeps the text."""
+
+    notes = TextAreaField("Notes on this evening", render_kw={"maxlength": 2000, "rows": 4})
+
+
+EXTRA_PLAYER = re.compile(r"player_[0-9]{1,3}")
+
+
 class NewSessionForm(FlaskForm):
     """Who plays (in seating order), how many rounds, and every setting of RULES.md 7."""
 
@@ -200,8 +211,16 @@ class NewSessionForm(FlaskForm):
         return [self[f"player_{i}"] for i in range(MAX_PLAYERS)]
 
     def players(self) -> list[str]:
-        """The names typed, in seating order, blanks skipped."""
-        return [f.data for f in self.player_fields if f.data]
+        """The names typed, in seating order, blanks skipped; names past the sixth field
+        (a crafted form) are kept so the rules refuse them instead of dropping them."""
+        typed = [f.data for f in self.player_fields if f.data]
+        posted = request.form if has_request_context() else {}
+        extra = [
+            value.strip()
+            for key, value in posted.items()
+            if EXTRA_PLAYER.fullmatch(key) and int(key[7:]) >= MAX_PLAYERS and value.strip()
+        ]
+        return typed + extra
 
     def rules(self) -> dict[str, Any]:
         """The settings as the API's `rules` object."""

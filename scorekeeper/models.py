@@ -43,6 +43,10 @@ class GameSession(db.Model):
     finished_at: so.Mapped[datetime | None]
     # Bumped by every write to the session or its rounds: a cheap "has anything changed?".
     version: so.Mapped[int] = so.mapped_column(default=1)
+    # What the last write did, in words ("Round 3 added"): the other phones show it.
+    last_change: so.Mapped[str | None] = so.mapped_column(sa.String(120))
+    # The family's notes on the evening (who brought the cake, the house rule of the night).
+    notes: so.Mapped[str] = so.mapped_column(sa.String(2000), default="", server_default="")
 
     seats: so.Mapped[list[Seat]] = so.relationship(
         back_populates="session", order_by="Seat.position", cascade="all, delete-orphan"

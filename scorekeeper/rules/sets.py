@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.errors import Problem
 from scorekeeper.rules.settings import Settings
-from scorekeeper.rules.tiles import COLOURS, Tile, check_supply, sort_tiles
+from scorekeeper.rules.tiles import COLOURS, JOKER, NUMBERS, Tile, check_supply, sort_tiles
 
 MAX_RUN = 13
 MAX_GROUP = 4
@@ -235,3 +235,89 @@ def _fits_around(numbers: list[int], length: int) -> bool:
 def _wrap_order(numbered: list[Tile]) -> list[Tile]:
     """Tiles in the order a player would lay a run that wraps: the high numbers, then 1, 2..."""
     return sorted(numbered, key=lambda t: t.number + (13 if t.number <= 6 else 0))
+
+
+# --- Jokers on the table (RULES.md 4) ----------------------------------------------------------
+
+FREED_JOKER_REMINDER = "Play the freed joker this turn: it may never end on a rack."
+
+
+@dataclass(frozen=True)
+class SwapCheck:
+    """May this rack tile take the place of a joker in this set on the table, and why not.
+
+    `stands_for` lists every tile the set's jokers stand for in some reading (any of which may
+    replace one), even when the swap is refused for another reason.
+    """
+
+    allowed: bool
+    reason: Problem | None
+    stands_for: tuple[Tile, ...]
+
+    @property
+    def reminder(self) -> str | None:
+        """What the player must not forget once the joker is in their hand."""
+        return FREED_JOKER_REMINDER if self.allowed else None
+
+
+def joker_stand_ins(tiles: Sequence[Tile], settings: Settings | None = None) -> tuple[Tile, ...]:
+    """Every tile that may take a joker's place and leave the set valid: in a 3-tile group
+    either missing colour, in a 4-tile group the missing one, in a run the exact tile."""
+    settings = settings or Settings()
+    rest = list(tiles)
+    if JOKER not in rest:
+        return ()
+    rest.remove(JOKER)
+    found = []
+    for candidate in (Tile(n, c) for c in COLOURS for n in NUMBERS):
+        swapped = tuple(sort_tiles([*rest, candidate]))
+        if _group_readings(swapped) or _run_readings(swapped, settings.run_wrap):
+            found.append(candidate)
+    return tuple(sort_tiles(found))
+
+
+def check_joker_swap(
+    set_tiles: Sequence[Tile], tile: Tile, settings: Settings | None = None
+) -> SwapCheck:
+    """Take a joker from a valid set on the table by putting in its place the tile it stands
+    for (RULES.md 4); refused when the session's rules forbid retrieving jokers."""
+    settings = settings or Settings()
+    pw = settings.played_with
+    check = check_set(set_tiles, settings)
+    jokers = sum(t.is_joker for t in check.tiles)
+    stands_for = joker_stand_ins(check.tiles, settings) if check.valid else ()
+
+    def refused(template: str, **params: object) -> SwapCheck:
+        return SwapCheck(False, Problem("bad_swap", template, dict(params)), stands_for)
+
+    if not settings.jokers_retrievable:
+        return refused("Jokers may not be retrieved from the table in this session.")
+    if not jokers:
+        return refused("There is no joker in this set to take.")
+    if not check.valid:
+        assert check.reason is not None
+        return refused(
+            "This set is not valid, so no joker can be taken from it: %(reason)s",
+            reason=check.reason.message,
+        )
+    if tile.is_joker:
+        return refused(
+            "A joker cannot replace a joker: put in the tile %(it)s stands for.",
+            it="it" if jokers == 1 else "one of them",
+        )
+    check_supply([check.tiles, [tile]], settings.tile_sets, pw)
+    if tile not in stands_for:
+        return refused(
+            "%(jokers)s here %(verb)s for %(tiles)s; %(tile)s cannot replace %(it)s.",
+            jokers="The joker" if jokers == 1 else "The jokers",
+            verb="stands" if jokers == 1 else "stand",
+            tiles=_or_list([t.name(pw) for t in stands_for]),
+            tile=tile.name(pw),
+            it="it" if jokers == 1 else "either",
+        )
+    return SwapCheck(True, None, stands_for)
+
+
+def _or_list(names: Sequence[str]) -> str:
+    """`red 11`, `blue 2 or blue 5`, `black 5, red 5 or orange 5`."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.rules import MeldCheck, SetCheck
+from scorekeeper.rules.sets import SwapCheck
 from scorekeeper.services.sessions import RoundView, SessionView
 
 
@@ -58,6 +59,8 @@ def session_document(view: SessionView) -> dict[str, Any]:
         "complete": view.complete,
         "winners": list(table.winners),
         "version": view.version,
+        "last_change": view.last_change,
+        "notes": view.notes,
     }
 
 
@@ -82,4 +85,14 @@ def meld_document(check: MeldCheck, played_with: str) -> dict[str, Any]:
         "minimum": check.minimum,
         "reason": check.reason.message if check.reason else None,
         "sets": [set_document(s, played_with) for s in check.sets],
+    }
+
+
+def swap_document(check: SwapCheck, played_with: str) -> dict[str, Any]:
+    """The verdict on taking a joker from the table, with the reminder once it is allowed."""
+    return {
+        "allowed": check.allowed,
+        "stands_for": [t.notation(played_with) for t in check.stands_for],
+        "reason": check.reason.message if check.reason else None,
+        "reminder": check.reminder,
     }

@@ -1,4 +1,4 @@
-"""Rounds: add, replace, delete and restore, each checked by the rules and written whole."""
+"""Rounds: add, replace, delete, restore and undo, each checked by the rules, written whole."""
 
 from __future__ import annotations
 
@@ -188,7 +188,7 @@ def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
         rnd = Round(session=gs, number=number, idempotency_key=request.key)
         _write_entries(gs, rnd, scored)
         db.session.add(rnd)
-        touch(gs)
+        touch(gs, f"Round {number} added")
     return _view(load_session(session_id), number), True
 
 
@@ -244,40 +244,92 @@ def replace_round(session_id: int, number: int, body: object) -> RoundView:
                 number=number,
                 scores=", ".join(f"{p} {s:+d}" for p, s in current.scores.items()),
             )
-        scored = _score(gs, request)
-        rnd.entries = []
-        db.session.flush()
-        _write_entries(gs, rnd, scored)
-        rnd.version += 1
-        touch(gs)
+        _rewrite(gs, rnd, _score(gs, request))
+        touch(gs, f"Round {number} changed")
     return _view(load_session(session_id), number)
+
+
+def _rewrite(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
+    rnd.entries = []
+    db.session.flush()
+    _write_entries(gs, rnd, scored)
+    rnd.version += 1
 
 
 def delete_round(session_id: int, number: int) -> dict[str, Any]:
     """Remove a round; later rounds move up one. Returns its body, so it can be restored."""
     with writing(session_id) as gs:
-        rnd = _find_round(gs, number)
-        body = round_body(_view(gs, number))
-        db.session.delete(rnd)
-        db.session.flush()
-        _shift(gs.id, after=number, by=-1)
-        touch(gs)
+        body = _remove(gs, number)
+        touch(gs, f"Round {number} deleted")
+    return body
+
+
+def _remove(gs: GameSession, number: int) -> dict[str, Any]:
+    rnd = _find_round(gs, number)
+    body = round_body(_view(gs, number))
+    db.session.delete(rnd)
+    db.session.flush()
+    _shift(gs.id, after=number, by=-1)
     return body
 
 
 def restore_round(session_id: int, number: int, body: object) -> RoundView:
     """Put a deleted round back at its number (the Undo of a delete)."""
     with writing(session_id) as gs:
-        if not 1 <= number <= len(gs.rounds) + 1:
-            raise bad_request("There is no place for round %(number)d.", "number", number=number)
-        request = parse_body(body, Settings.from_dict(gs.rules))
-        scored = _score(gs, RoundRequest(request.entry, True, None, None))
-        _shift(gs.id, after=number - 1, by=1)
-        rnd = Round(session_id=gs.id, number=number)
-        _write_entries(gs, rnd, scored)
-        db.session.add(rnd)
-        touch(gs)
+        _insert(gs, number, body)
+        touch(gs, f"Round {number} put back")
     return _view(load_session(session_id), number)
+
+
+def _insert(gs: GameSession, number: int, body: object) -> None:
+    """Put a round body in at `number` as it was stored before: its flags stay confirmed."""
+    if not 1 <= number <= len(gs.rounds) + 1:
+        raise bad_request("There is no place for round %(number)d.", "number", number=number)
+    request = parse_body(body, Settings.from_dict(gs.rules))
+    scored = _score(gs, RoundRequest(request.entry, True, None, None))
+    _shift(gs.id, after=number - 1, by=1)
+    rnd = Round(session_id=gs.id, number=number)
+    _write_entries(gs, rnd, scored)
+    db.session.add(rnd)
+
+
+UNDO_KINDS = ("add", "edit", "delete")
+
+
+def undo_change(session_id: int, kind: str, number: int, body: object, version: int) -> str:
+    """Take back a phone's last add, edit or delete of a round; says what was done.
+
+    Only while the session is still at `version`, the one that change left it at (checked
+    under the session's write lock): then nobody changed anything since, and the table comes
+    back exactly as it was. Otherwise stale_undo. `body` is the round's inputs before an edit
+    or a delete (round_body), unused for an add.
+    """
+    with writing(session_id) as gs:
+        if gs.version != version or kind not in UNDO_KINDS:
+            raise _stale_undo()
+        settings = Settings.from_dict(gs.rules)
+        if kind == "add":
+            if number != len(gs.rounds):
+                raise _stale_undo()
+            _remove(gs, number)
+            change = f"Round {number} taken back"
+        elif kind == "edit":
+            request = parse_body(body, settings)
+            scored = _score(gs, RoundRequest(request.entry, True, None, None))
+            _rewrite(gs, _find_round(gs, number), scored)
+            change = f"Round {number} changed back"
+        else:
+            _insert(gs, number, body)
+            change = f"Round {number} put back"
+        touch(gs, change)
+    return change
+
+
+def _stale_undo() -> RulesError:
+    return RulesError.one(
+        "stale_undo",
+        "The table changed since (on this phone or another): that can no longer be undone.",
+    )
 
 
 def _shift(session_id: int, after: int, by: int) -> None:

@@ -1,4 +1,4 @@
-"""Sessions: create one, read its table, extend it, rename a player, list the evenings."""
+"""Sessions: create one, read its table, extend it, rename a player, keep notes, list them."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ MAX_SESSION_NAME = 80
 # The largest id an integer primary key holds on every database we run on: beyond it a
 # lookup would overflow the driver (a 500) instead of finding nothing.
 MAX_ID = 2**31 - 1
+# Notes on a session: a few lines, not a diary (the column holds 2000 characters).
+MAX_NOTES = 2000
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,8 @@ class SessionView:
     standings: Standings
     version: int
     finished_at: datetime | None
+    last_change: str | None = None
+    notes: str = ""
 
     @property
     def complete(self) -> bool:
@@ -130,6 +134,8 @@ def view_of(gs: GameSession) -> SessionView:
         table,
         gs.version,
         gs.finished_at,
+        gs.last_change,
+        gs.notes or "",
     )
 
 
@@ -253,7 +259,7 @@ def extend_session(session_id: int, rounds: object = 1) -> SessionView:
                 "bad_setting", "A session has at most %(max)d rounds.", "rounds", max=MAX_ROUNDS
             )
         gs.rounds_planned += rounds
-        touch(gs)
+        touch(gs, "One more round agreed" if rounds == 1 else f"{rounds} more rounds agreed")
     return get_session(session_id)
 
 
@@ -264,7 +270,8 @@ def set_seconds_per_turn(session_id: int, seconds: object) -> SessionView:
     with writing(session_id) as gs:
         settings = Settings.from_dict({**gs.rules, "seconds_per_turn": seconds})
         gs.rules = settings.to_dict()
-        touch(gs)
+        seconds = settings.seconds_per_turn
+        touch(gs, f"Turn clock set to {seconds} s" if seconds else "Turn clock turned off")
     return get_session(session_id)
 
 
@@ -282,19 +289,56 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
                 "name",
                 name=cleaned,
             )
+        before = seat.name
         seat.name = cleaned
         seat.player = _player_named(cleaned)
-        touch(gs)
+        touch(gs, f"{before} renamed to {cleaned}")
     return get_session(session_id)
 
 
-def touch(gs: GameSession) -> None:
-    """Mark a session changed: its version moves on and its finish is re-derived."""
+def touch(gs: GameSession, change: str = "Session changed") -> None:
+    """Mark a session changed: its version moves on, the other phones are told what changed
+    (`change`, a few words: "Round 3 added") and its finish is re-derived."""
     gs.version += 1
+    gs.last_change = change[:120]
     if len(gs.rounds) >= gs.rounds_planned:
         gs.finished_at = gs.finished_at or datetime.now()
     else:
         gs.finished_at = None
+
+
+def session_version(session_id: int) -> int:
+    """The session's version alone: one small query, so "has it changed?" stays cheap."""
+    if not 1 <= session_id <= MAX_ID:
+        raise not_found("session", session_id)
+    version = db.session.scalar(sa.select(GameSession.version).where(GameSession.id == session_id))
+    if version is None:
+        raise not_found("session", session_id)
+    return version
+
+
+def save_notes(session_id: int, notes: object) -> SessionView:
+    """Keep the family's notes on the evening; empty text clears them."""
+    if not isinstance(notes, str):
+        raise bad_request("notes must be text.", "notes")
+    lines = notes.replace("\t", " ").strip().splitlines()
+    cleaned = "\n".join(line.rstrip() for line in lines)
+    if len(cleaned) > MAX_NOTES:
+        raise RulesError.one(
+            "bad_notes",
+            "Notes hold at most %(max)d characters; these have %(length)d.",
+            "notes",
+            max=MAX_NOTES,
+            length=len(cleaned),
+        )
+    if any(not (ch.isprintable() or ch == "\n") for ch in cleaned):
+        raise RulesError.one("bad_notes", "Notes cannot hold control characters.", "notes")
+    with writing(session_id) as gs:
+        if gs.notes == cleaned:
+            return view_of(gs)
+        gs.notes = cleaned
+        touch(gs, "Notes changed" if cleaned else "Notes cleared")
+    return get_session(session_id)
 
 
 def last_rules() -> Settings:

@@ -11,10 +11,12 @@ from scorekeeper.rules import (
     check_meld,
     check_set,
     check_supply,
+    parse_tile,
     parse_tiles,
     rack_value,
 )
-from scorekeeper.services.documents import meld_document, set_document
+from scorekeeper.rules.sets import check_joker_swap
+from scorekeeper.services.documents import meld_document, set_document, swap_document
 from scorekeeper.services.errors import bad_request, check_tile_tokens
 from scorekeeper.services.sessions import load_session, settings_from_body
 
@@ -79,3 +81,16 @@ def rack_tool(body: object) -> dict[str, Any]:
     tiles = _tiles(body.get("tiles"), "tiles")
     check_supply([tiles], settings.tile_sets, settings.played_with)
     return {"value": rack_value(tiles, settings.joker_penalty), "count": len(tiles)}
+
+
+def swap_tool(body: object) -> dict[str, Any]:
+    """May a tile from a rack take the place of a joker in this set on the table."""
+    body = _body(body)
+    settings = tool_settings(body)
+    table_set = _tiles(body.get("set"), "set")
+    tile = body.get("tile")
+    if not isinstance(tile, str):
+        raise bad_request('tile must be one tile like "b5".', "tile")
+    check_tile_tokens([tile])
+    check = check_joker_swap(table_set, parse_tile(tile), settings)
+    return swap_document(check, settings.played_with)

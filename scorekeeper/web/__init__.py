@@ -12,13 +12,19 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.web.errors import register_error_handlers
     from scorekeeper.web.export import bp as export_bp
     from scorekeeper.web.main import bp as main_bp
+    from scorekeeper.web.players import bp as players_bp
+    from scorekeeper.web.pwa import bp as pwa_bp
     from scorekeeper.web.rounds import bp as rounds_bp
     from scorekeeper.web.security import register_security_headers
     from scorekeeper.web.sessions import bp as sessions_bp
+    from scorekeeper.web.tools import bp as tools_bp
 
     for blueprint in (main_bp, sessions_bp, rounds_bp, api_bp, export_bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(clock_bp)
+    app.register_blueprint(players_bp)
+    app.register_blueprint(pwa_bp)
+    app.register_blueprint(tools_bp)
     register_error_handlers(app)
     register_security_headers(app)
     register_access(app)

@@ -6,7 +6,9 @@ needs `Authorization: Bearer <passphrase>` and answers 401 without it. The API a
 valid page cookie, so the pages' own scripts may call it: the API reads only JSON bodies or
 uses PUT/DELETE, which another site cannot send without a CORS preflight this app never
 grants, and the cookie is SameSite=Lax, so accepting it opens no cross-site forgery.
-`/healthz`, `/static/...`, signing in and signing out stay open.
+`/healthz`, `/static/...`, the web app manifest and the service worker (`/manifest.webmanifest`,
+`/sw.js`: a phone fetches them without the cookie, and they hold no household data), signing in
+and signing out stay open.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from scorekeeper.web.api import errors_response
 bp = Blueprint("access", __name__)
 
 # Answered without reading the database at all.
-ALWAYS_OPEN = frozenset({"static", "main.healthz"})
+ALWAYS_OPEN = frozenset({"static", "main.healthz", "pwa.web_manifest", "pwa.service_worker"})
 # Answered to anyone, but they need to know whether this phone is signed in.
 SIGN_IN_PAGES = frozenset({"access.sign_in", "access.sign_out"})
 API_PREFIX = "/api/"

@@ -89,9 +89,27 @@ def list_sessions() -> Response:
     return jsonify({"sessions": [session_summary(v) for v in views]})
 
 
+def session_etag(session_id: int, version: int) -> str:
+    """The opaque part of a session's weak ETag, `W/"s<id>-v<version>"`."""
+    return f"s{session_id}-v{version}"
+
+
 @bp.get("/sessions/<int:session_id>")
 def get_session(session_id: int) -> Response:
-    return jsonify(session_document(sessions.get_session(session_id)))
+    """The session; an `If-None-Match` of its current ETag is answered 304 after one small
+    query of its version, so every phone at the table can poll it every second or two."""
+    if request.if_none_match:
+        tag = session_etag(session_id, sessions.session_version(session_id))
+        if request.if_none_match.contains_weak(tag):
+            response = Response(status=304)
+            response.set_etag(tag, weak=True)
+            response.headers["Cache-Control"] = "no-cache"
+            return response
+    view = sessions.get_session(session_id)
+    response = jsonify(session_document(view))
+    response.set_etag(session_etag(view.id, view.version), weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.post("/sessions/<int:session_id>/extend")
@@ -137,6 +155,11 @@ def check_meld() -> Response:
 @bp.post("/rules/rack")
 def check_rack() -> Response:
     return jsonify(tools.rack_tool(json_body()))
+
+
+@bp.post("/rules/swap")
+def check_swap() -> Response:
+    return jsonify(tools.swap_tool(json_body()))
 
 
 @bp.get("/openapi.json")

@@ -79,6 +79,21 @@ LOCATION = {
         "schema": {"type": "string"},
     }
 }
+ETAG = {
+    "ETag": {
+        "description": 'The session\'s version as a weak entity tag, `W/"s<id>-v<version>"`: '
+        "send it back as `If-None-Match` to ask whether anything changed.",
+        "schema": {"type": "string"},
+    }
+}
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "The `ETag` of the session last read: when nothing changed since, the "
+    "answer is a bodiless 304 (one small query), so every phone can poll cheaply.",
+    "schema": {"type": "string"},
+}
 
 SESSION_ID = {
     "name": "session_id",
@@ -271,6 +286,8 @@ SCHEMAS: dict[str, Any] = {
             "complete",
             "winners",
             "version",
+            "last_change",
+            "notes",
         ],
         {
             "id": _INT,
@@ -290,6 +307,18 @@ SCHEMAS: dict[str, Any] = {
             "version": {
                 "type": "integer",
                 "description": "Moves on with every change to the session or its rounds.",
+            },
+            "last_change": {
+                "type": ["string", "null"],
+                "maxLength": 120,
+                "description": "What the last change did, in words (`Round 3 added`, "
+                "`Round 2 changed`, `Bo renamed to Bob`); null before the first change.",
+            },
+            "notes": {
+                "type": "string",
+                "maxLength": 2000,
+                "description": "The family's notes on the evening (plain text, may be empty); "
+                "written on the session page.",
             },
         },
     ),
@@ -448,6 +477,36 @@ SCHEMAS: dict[str, Any] = {
         "properties": {"tiles": _TILES, **_TOOL_CONTEXT},
     },
     "RackValue": _closed(["value", "count"], {"value": _INT, "count": _INT}),
+    "SwapRequest": {
+        "type": "object",
+        "required": ["set", "tile"],
+        "properties": {
+            "set": {**_TILES, "description": "The set on the table, with at least one joker."},
+            "tile": {
+                "type": "string",
+                "maxLength": 40,
+                "description": 'The rack tile that would take the joker\'s place, e.g. "b5".',
+            },
+            **_TOOL_CONTEXT,
+        },
+    },
+    "SwapCheck": _closed(
+        ["allowed", "stands_for", "reason", "reminder"],
+        {
+            "allowed": {"type": "boolean"},
+            "stands_for": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Every tile the set's jokers stand for in some reading; any of "
+                "them may replace one (in a 3-tile group, either missing colour).",
+            },
+            "reason": {"type": ["string", "null"], "description": "Why the swap is refused."},
+            "reminder": {
+                "type": ["string", "null"],
+                "description": "Once allowed: the freed joker must be played this turn.",
+            },
+        },
+    ),
     "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
 }
 
@@ -476,6 +535,8 @@ def _session(**changes: Any) -> dict[str, Any]:
         "complete": False,
         "winners": [],
         "version": 1,
+        "last_change": None,
+        "notes": "",
     }
     doc.update(changes)
     return doc
@@ -624,6 +685,7 @@ AFTER_WENT_OUT = _session(
     rounds=[WENT_OUT_ROUND],
     totals={"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8},
     version=2,
+    last_change="Round 1 added",
 )
 
 SET_EXAMPLES = {
@@ -729,6 +791,58 @@ RACK_EXAMPLES = {
     "tile_supply": {
         "summary": "A single set has only two red 7s.",
         "value": {"tiles": ["r7", "r7", "r7"]},
+    },
+}
+
+SWAP_EXAMPLES = {
+    "french_sheet": {
+        "summary": "Blue 3, blue 4, joker on the table: a blue 5 from a rack takes the joker.",
+        "value": {"set": ["b3", "b4", "j"], "tile": "b5"},
+    },
+    "group": {
+        "summary": "In a 3-tile group the joker stands for either missing colour.",
+        "value": {"set": "r5 b5 j", "tile": "o5"},
+    },
+    "wrong_tile": {
+        "summary": "J r12 r13: the joker is the red 11, so a black 5 cannot replace it.",
+        "value": {"set": ["j", "r12", "r13"], "tile": "k5"},
+    },
+    "setting_off": {
+        "summary": "Where jokers may not be retrieved from the table, no swap is allowed.",
+        "value": {
+            "set": ["b3", "b4", "j"],
+            "tile": "b5",
+            "rules": {"jokers_retrievable": False},
+        },
+    },
+    "bad_tile": {"summary": "x5 is not a tile.", "value": {"set": ["b3", "b4", "j"], "tile": "x5"}},
+    "tile_list": {
+        "summary": "tile is one tile, not a list.",
+        "value": {"set": ["b3", "b4", "j"], "tile": ["b5"]},
+    },
+}
+
+_REMINDER = "Play the freed joker this turn: it may never end on a rack."
+
+SWAP_ANSWERS = {
+    "french_sheet": {
+        "allowed": True,
+        "stands_for": ["b2", "b5"],
+        "reason": None,
+        "reminder": _REMINDER,
+    },
+    "group": {"allowed": True, "stands_for": ["k5", "o5"], "reason": None, "reminder": _REMINDER},
+    "wrong_tile": {
+        "allowed": False,
+        "stands_for": ["r11"],
+        "reason": "The joker here stands for red 11; black 5 cannot replace it.",
+        "reminder": None,
+    },
+    "setting_off": {
+        "allowed": False,
+        "stands_for": ["b2", "b5"],
+        "reason": "Jokers may not be retrieved from the table in this session.",
+        "reminder": None,
     },
 }
 
@@ -848,8 +962,15 @@ OPENAPI: dict[str, Any] = {
                 "operationId": "getSession",
                 "tags": ["sessions"],
                 "summary": "A session: rounds, totals after drops, dropped rounds, winners.",
+                "parameters": [IF_NONE_MATCH],
                 "responses": {
-                    "200": _answer("The session.", "Session", {"after_went_out": AFTER_WENT_OUT}),
+                    "200": _answer(
+                        "The session.", "Session", {"after_went_out": AFTER_WENT_OUT}, ETAG
+                    ),
+                    "304": {
+                        "description": "Not modified: `If-None-Match` holds the current `ETag`.",
+                        "headers": ETAG,
+                    },
                     "404": UNKNOWN_SESSION,
                 },
             },
@@ -868,7 +989,11 @@ OPENAPI: dict[str, Any] = {
                     "200": _answer(
                         "The session, with more rounds planned.",
                         "Session",
-                        {"one_more": _session(rounds_planned=4, version=2)},
+                        {
+                            "one_more": _session(
+                                rounds_planned=4, version=2, last_change="One more round agreed"
+                            )
+                        },
                     ),
                     "400": MALFORMED,
                     "404": UNKNOWN_SESSION,
@@ -1029,6 +1154,46 @@ OPENAPI: dict[str, Any] = {
                                 "k13, or j for a joker.",
                             ),
                             "tile_supply": _SUPPLY,
+                        },
+                    ),
+                },
+            },
+        },
+        "/api/v1/rules/swap": {
+            "post": {
+                "operationId": "checkJokerSwap",
+                "tags": ["rules"],
+                "summary": "May a rack tile take the place of a joker in a set on the table.",
+                "description": "Allowed only when `jokers_retrievable` is on, the set is valid and "
+                "holds a joker, and the tile is one the joker stands for in some reading (in a "
+                "3-tile group either missing colour; in a run the exact tile). A refusal is "
+                "still a 200, with `allowed` false and the reason.",
+                "requestBody": _body("SwapRequest", SWAP_EXAMPLES),
+                "responses": {
+                    "200": _answer(
+                        "The verdict, with what the joker stands for and, once allowed, the "
+                        "reminder that the freed joker must be played this turn.",
+                        "SwapCheck",
+                        SWAP_ANSWERS,
+                    ),
+                    "400": _errors(
+                        MALFORMED["description"],
+                        {
+                            "tile_list": _problem(
+                                "bad_request", 'tile must be one tile like "b5".', "tile"
+                            )
+                        },
+                    ),
+                    "404": _errors("`session` names no session."),
+                    "413": TOO_LARGE,
+                    "422": _errors(
+                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
+                        {
+                            "bad_tile": _problem(
+                                "bad_tile",
+                                "“x5” is not a tile: write a colour and a number like r7 or "
+                                "k13, or j for a joker.",
+                            )
                         },
                     ),
                 },

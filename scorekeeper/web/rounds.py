@@ -1,4 +1,4 @@
-"""Round pages: record how a round ended, edit it, delete it and undo the delete."""
+"""Round pages: record how a round ended, edit it, delete it, and undo the last of these."""
 
 from __future__ import annotations
 
@@ -18,8 +18,14 @@ from scorekeeper.forms import (
 from scorekeeper.rules import Problem, RulesError
 from scorekeeper.services import rounds
 from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import RoundView, SessionView, get_session
-from scorekeeper.web.sessions import UNDO_KEY, forget_undo, pending_undo, session_or_404
+from scorekeeper.services.sessions import RoundView, SessionView, get_session, session_version
+from scorekeeper.web.sessions import (
+    UNDO_KEY,
+    forget_undo,
+    pending_undo,
+    remember_undo,
+    session_or_404,
+)
 
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>")
 
@@ -59,7 +65,11 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
         return _round_page(view, form)
 
     def save(body: dict[str, Any]) -> RoundView:
-        saved, _created = rounds.add_round(session_id, body)
+        saved, created = rounds.add_round(session_id, body)
+        if created:
+            remember_undo("add", session_id, saved.number, session_version(session_id))
+        else:
+            forget_undo()  # a repeated Save: the round was there already
         return saved
 
     return _record(view, round_form(view.players), save, None)
@@ -83,7 +93,13 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
     def save(body: dict[str, Any]) -> RoundView:
         body.pop("key", None)
         body.pop("number", None)
-        return rounds.replace_round(session_id, number, body)
+        saved = rounds.replace_round(session_id, number, body)
+        if saved.version == stored.version + 1:  # nobody changed it between read and save
+            version = session_version(session_id)
+            remember_undo("edit", session_id, number, version, rounds.round_body(stored))
+        else:
+            forget_undo()
+        return saved
 
     return _record(view, round_form(view.players, fresh_key=False), save, number)
 
@@ -114,7 +130,6 @@ def _record(
         general = form.show_problems(error.problems, body)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
-    forget_undo()
     verb = "saved" if number is None else "changed"
     flash(f"Round {saved.number} {verb}.", "success")
     return redirect(url_for("sessions.show", session_id=view.id))
@@ -173,32 +188,42 @@ def delete(session_id: int, number: int) -> str | Response:
         body = rounds.delete_round(session_id, number)
     except NotFound:
         abort(404)
-    after = get_session(session_id)
-    session[UNDO_KEY] = {
-        "session_id": session_id,
-        "number": number,
-        "body": body,
-        "version": after.version,
-    }
+    remember_undo("delete", session_id, number, session_version(session_id), body)
     return redirect(url_for("sessions.show", session_id=session_id))
+
+
+UNDONE = {
+    "add": "Round %(number)d is taken back.",
+    "edit": "Round %(number)d is as it was before the edit.",
+    "delete": "Round %(number)d is back.",
+}
+TOO_LATE = {
+    "add": "The table changed since that round was added: delete it instead.",
+    "edit": "The table changed since that edit: change the round again instead.",
+    "delete": "The table changed since that delete: enter the round again instead.",
+}
 
 
 @bp.post("/rounds/restore")
 def restore(session_id: int) -> Response:
-    """Undo a delete: the round goes back at its number, unless the table changed since."""
+    """Undo this phone's last add, edit or delete of a round, unless the table changed since
+    (on any phone): the table is then exactly as it was before that action."""
     view = session_or_404(session_id)
     undo = pending_undo(session_id, view.version)
+    kind = str((undo or session.get(UNDO_KEY) or {}).get("kind", "delete"))
     forget_undo()
     if undo is None:
-        flash("The table changed since that delete: enter the round again instead.", "error")
+        flash(TOO_LATE.get(kind, TOO_LATE["delete"]), "error")
         return redirect(url_for("sessions.show", session_id=session_id))
+    number = int(undo["number"])
     try:
-        restored = rounds.restore_round(session_id, int(undo["number"]), undo["body"])
+        rounds.undo_change(session_id, kind, number, undo.get("body"), int(undo["version"]))
     except NotFound:
         abort(404)
     except RulesError as error:
+        message = TOO_LATE.get(kind) if error.code == "stale_undo" else None
         for problem in error.problems:
-            flash(problem.message, "error")
+            flash(message or problem.message, "error")
     else:
-        flash(f"Round {restored.number} is back.", "success")
+        flash(UNDONE[kind] % {"number": number}, "success")
     return redirect(url_for("sessions.show", session_id=session_id))

@@ -1,4 +1,5 @@
-"""Session pages: the list of evenings, a new session, the score table, extend and rename."""
+"""Session pages: the list of evenings, a new session, the score table (kept live on every
+phone), extend, rename, notes, the undo of this phone's last change, the summary and chart."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
     session,
     url_for,
 )
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
@@ -24,6 +27,7 @@ from scorekeeper.forms import (
     TABLE_SETTINGS,
     ButtonForm,
     NewSessionForm,
+    NotesForm,
     RenameForm,
     SelectChoice,
     add_error,
@@ -33,12 +37,16 @@ from scorekeeper.forms import (
 )
 from scorekeeper.rules import LABELS, RulesError
 from scorekeeper.services import sessions
+from scorekeeper.services.chart import running_chart
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionView
+from scorekeeper.web.api import session_etag
 
 bp = Blueprint("sessions", __name__)
 
 UNDO_KEY = "undo"
+# A round body bigger than this is not kept for an undo: the cookie holds about 4 KB in all.
+MAX_UNDO_BODY = 1500
 
 
 def session_or_404(session_id: int) -> SessionView:
@@ -49,8 +57,26 @@ def session_or_404(session_id: int) -> SessionView:
         abort(404)
 
 
+def remember_undo(
+    kind: str, session_id: int, number: int, version: int, body: dict[str, Any] | None = None
+) -> None:
+    """Offer to take back this phone's last add, edit or delete of a round (`body`: the
+    round's inputs before an edit or a delete), while the session stays at `version`."""
+    if body is not None and len(json.dumps(body)) > MAX_UNDO_BODY:
+        forget_undo()
+        return
+    session[UNDO_KEY] = {
+        "kind": kind,
+        "session_id": session_id,
+        "number": number,
+        "body": body,
+        "version": version,
+    }
+
+
 def pending_undo(session_id: int, version: int) -> dict[str, Any] | None:
-    """The round deleted last from this session, if nothing changed since (on any phone)."""
+    """This phone's last change to the rounds of this session, if nothing changed since (on
+    any phone): what the Undo button would take back."""
     undo = session.get(UNDO_KEY)
     if isinstance(undo, dict) and (undo.get("session_id"), undo.get("version")) == (
         session_id,
@@ -164,19 +190,108 @@ def show(session_id: int) -> str:
 
 
 def _session_page(
-    view: SessionView, rename: dict[int, RenameForm] | None = None, **extra: Any
+    view: SessionView,
+    rename: dict[int, RenameForm] | None = None,
+    notes_form: NotesForm | None = None,
+    **extra: Any,
 ) -> str:
     forms = rename or {}
     rename_forms = [forms.get(i) or RenameForm(formdata=None) for i in range(len(view.players))]
+    if notes_form is None:
+        notes_form = NotesForm(formdata=None, data={"notes": view.notes})
     return render_template(
         "sessions/show.html",
-        view=view,
-        table=view.standings,
-        button=ButtonForm(formdata=None),
+        **_live_context(view),
         rename_forms=rename_forms,
-        undo=pending_undo(view.id, view.version),
+        notes_form=notes_form,
         **extra,
     )
+
+
+def _live_context(view: SessionView) -> dict[str, Any]:
+    """What the live part of the session page (sessions/_live.html) is drawn from."""
+    return {
+        "view": view,
+        "table": view.standings,
+        "button": ButtonForm(formdata=None),
+        "undo": pending_undo(view.id, view.version),
+        "etag": f'W/"{session_etag(view.id, view.version)}"',
+        "chart": _chart(view),
+    }
+
+
+def _chart(view: SessionView) -> Markup | None:
+    if not view.rounds:
+        return None
+    return running_chart(view, described_by="chart-caption")
+
+
+def _no_store(body: str, status: int = 200) -> Response:
+    response = make_response(body, status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/sessions/<int:session_id>/table")
+def live_table(session_id: int) -> Response:
+    """The live part of the session page alone: static/live.js swaps it in when the session
+    changed on another phone (the server draws, the script only swaps)."""
+    view = session_or_404(session_id)
+    return _no_store(render_template("sessions/_live.html", **_live_context(view)))
+
+
+@bp.post("/sessions/<int:session_id>/notes")
+def notes(session_id: int) -> Response | tuple[str, int]:
+    """Keep the notes typed on the session page (escaped wherever they are shown)."""
+    form = NotesForm()
+    if not form.validate():  # only the CSRF token can fail here
+        abort(400)
+    try:
+        view = sessions.save_notes(session_id, form.notes.data or "")
+    except NotFound:
+        abort(404)
+    except RulesError as error:
+        for problem in error.problems:
+            add_error(form.notes, problem.message)
+        page = _session_page(session_or_404(session_id), notes_form=form, notes_open=True)
+        return page, status_for(error)
+    forget_undo()
+    flash("Notes saved." if view.notes else "Notes cleared.", "success")
+    return redirect(url_for("sessions.show", session_id=session_id, _anchor="notes-section"))
+
+
+@bp.get("/sessions/<int:session_id>/summary")
+def summary(session_id: int) -> str:
+    """The evening at a glance: winners, totals, the chart and the table; prints on a page."""
+    view = session_or_404(session_id)
+    table = view.standings
+    ranking = sorted(view.players, key=lambda p: (-table.totals[p], view.players.index(p)))
+    return render_template(
+        "sessions/summary.html",
+        view=view,
+        table=table,
+        ranking=ranking,
+        chart=running_chart(view, described_by="chart-caption"),
+        file_stem=_file_stem(view),
+    )
+
+
+@bp.get("/sessions/<int:session_id>/chart.svg")
+def chart_svg(session_id: int) -> Response:
+    """The chart as an image file of its own, to share or keep."""
+    view = session_or_404(session_id)
+    response = make_response(str(running_chart(view, standalone=True)))
+    response.mimetype = "image/svg+xml"
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Content-Disposition"] = f'inline; filename="{_file_stem(view)}-chart.svg"'
+    return response
+
+
+def _file_stem(view: SessionView) -> str:
+    """An ASCII file name for the session: its name's letters and digits, and the date."""
+    letters = "".join(c if c.isascii() and c.isalnum() else "-" for c in view.name.lower())
+    stem = "-".join(part for part in letters.split("-") if part)[:40] or "session"
+    return f"{stem}-{view.played_on.isoformat()}"
 
 
 @bp.post("/sessions/<int:session_id>/extend")

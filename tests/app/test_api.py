@@ -154,6 +154,8 @@ def test_create_session_returns_document_and_location(client: FlaskClient) -> No
         "dropped": dict.fromkeys(PLAYERS),
         "complete": False,
         "winners": [],
+        "last_change": None,
+        "notes": "",
     }
     assert client.get(response.headers["Location"]).get_json() == doc
 
@@ -228,6 +230,8 @@ def test_session_document_after_a_round_is_design_example(client: FlaskClient) -
         "dropped": dict.fromkeys(PLAYERS),
         "complete": False,
         "winners": [],
+        "last_change": "Round 1 added",
+        "notes": "",
     }
 
 

@@ -432,7 +432,7 @@ SESSION = "/api/v1/sessions/{session_id}"
 EXTEND = "/api/v1/sessions/{session_id}/extend"
 ROUNDS = "/api/v1/sessions/{session_id}/rounds"
 ROUND = "/api/v1/sessions/{session_id}/rounds/{number}"
-TOOLS = ["/api/v1/rules/set", "/api/v1/rules/meld", "/api/v1/rules/rack"]
+TOOLS = ["/api/v1/rules/set", "/api/v1/rules/meld", "/api/v1/rules/rack", "/api/v1/rules/swap"]
 TYPO = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 12, "Di": 8}}
 BIG = "x" * (65 * 1024)
 
@@ -446,6 +446,7 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, int], Any, int]]:
         "/api/v1/rules/set": {"tiles": ["r5", "b5", "k5"]},
         "/api/v1/rules/meld": {"sets": [["r10", "b10", "j"]]},
         "/api/v1/rules/rack": {"tiles": ["r7"]},
+        "/api/v1/rules/swap": {"set": ["b3", "b4", "j"], "tile": "b5"},
     }
     steps: list[tuple[str, str, dict[str, int], Any, int]] = [
         (SESSIONS, "get", {}, None, 200),
@@ -457,6 +458,7 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, int], Any, int]]:
         (SESSIONS, "post", {}, {"players": ["Ann", "Bo"], "rounds": 0}, 422),
         (SESSIONS, "post", {}, BIG, 413),
         (SESSION, "get", here, None, 200),
+        (SESSION, "get", here, None, 304),  # If-None-Match: the ETag just read
         (SESSION, "get", gone, None, 404),
         (SESSION, "get", {"session_id": 10**30}, None, 404),
         (EXTEND, "post", here, {}, 200),
@@ -512,7 +514,10 @@ def test_every_documented_status_happens_and_fits(client: FlaskClient) -> None:
     seen: set[tuple[str, str, str]] = set()
     for path, method, values, body, status in tour(session_id):
         url = path.format(**values)
-        if body is None:
+        if status == 304:
+            etag = client.get(url).headers["ETag"]
+            response = client.open(url, method="GET", headers={"If-None-Match": etag})
+        elif body is None:
             response = client.open(url, method=method.upper())
         elif isinstance(body, str):
             response = client.open(url, method=method.upper(), data=body, content_type=JSON)

@@ -1,0 +1,111 @@
+/* Keep the session page live on every phone at the table.
+
+   Every 1.25 s (only while the page is visible) ask the API whether the session changed:
+   GET /api/v1/sessions/<id> with If-None-Match, answered by a bodiless 304 when nothing did.
+   On a change, fetch the live part of the page as the server draws it (/sessions/<id>/table),
+   swap it in, and say what changed ("Round 3 added"). Without this script the page still
+   works: a reload shows the same. */
+(function () {
+  "use strict";
+  var INTERVAL = 1250;
+  var live = document.getElementById("live");
+  var notice = document.getElementById("live-change");
+  if (!live || !window.fetch || !window.DOMParser) return;
+
+  var pollUrl = live.getAttribute("data-poll");
+  var tableUrl = live.getAttribute("data-table");
+  var etag = live.getAttribute("data-etag");
+  var version = Number(live.getAttribute("data-version"));
+  var timer = null;
+  var busy = false;
+  var noticeTimer = null;
+
+  function schedule(delay) {
+    window.clearTimeout(timer);
+    timer = null;
+    if (!document.hidden) timer = window.setTimeout(poll, delay);
+  }
+
+  function poll() {
+    if (busy || document.hidden) return;
+    busy = true;
+    fetch(pollUrl, {
+      headers: { "If-None-Match": etag, Accept: "application/json" },
+      cache: "no-store",
+      credentials: "same-origin",
+    })
+      .then(function (response) {
+        if (response.status === 304) return null;
+        if (!response.ok) throw new Error("status " + response.status);
+        return response.json().then(function (doc) {
+          if (doc.version === version) {
+            etag = response.headers.get("ETag") || etag;
+            return null;
+          }
+          return refresh();
+        });
+      })
+      .catch(function () {
+        /* A Wi-Fi blip or a restart: ask again at the next tick. */
+      })
+      .then(function () {
+        busy = false;
+        schedule(INTERVAL);
+      });
+  }
+
+  function refresh() {
+    return fetch(tableUrl, { cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("status " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("live");
+        if (!fresh) return;
+        var newVersion = Number(fresh.getAttribute("data-version"));
+        if (newVersion === version) return;
+        swap(fresh);
+        version = newVersion;
+        etag = fresh.getAttribute("data-etag") || etag;
+        tell(fresh.getAttribute("data-change"));
+      });
+  }
+
+  function swap(fresh) {
+    var focused = document.activeElement;
+    var focusKey = null;
+    if (focused && live.contains(focused)) {
+      focusKey = focused.getAttribute("href") || focused.textContent;
+    }
+    var adopted = document.importNode(fresh, true);
+    live.parentNode.replaceChild(adopted, live);
+    live = adopted;
+    if (focusKey !== null) {
+      var same = Array.prototype.find.call(
+        live.querySelectorAll("a, button"),
+        function (el) { return (el.getAttribute("href") || el.textContent) === focusKey; }
+      );
+      if (same) same.focus();
+    }
+  }
+
+  function tell(change) {
+    if (!notice || !change) return;
+    notice.textContent = change + ".";
+    window.clearTimeout(noticeTimer);
+    noticeTimer = window.setTimeout(function () { notice.textContent = ""; }, 20000);
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) {
+      window.clearTimeout(timer);
+      timer = null;
+    } else {
+      schedule(0); // back on screen: look at once
+    }
+  });
+
+  schedule(INTERVAL);
+})();

@@ -1,0 +1,666 @@
+"""Live on every phone, charts and comfort: the session's ETag and 304, what changed, notes,
+the undo of this phone's last change, the summary page and the chart as SVG."""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.rules import RulesError
+from scorekeeper.services import rounds, sessions
+from scorekeeper.services.chart import COLOURS, DASHES, running_chart
+from scorekeeper.services.documents import session_document
+
+API = "/api/v1"
+FOUR = ["Ann", "Bo", "Cy", "Di"]
+SVG = "{http://www.w3.org/2000/svg}"
+WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+BO_OUT = {"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 10, "Di": 3}}
+PAPER = {"ending": "scores", "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}}
+
+
+def create(client: FlaskClient, players: list[str] | None = None, **body: Any) -> int:
+    response = client.post(f"{API}/sessions", json={"players": players or FOUR, **body})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+def add(client: FlaskClient, session_id: int, body: dict[str, Any]) -> None:
+    response = client.post(f"{API}/sessions/{session_id}/rounds", json=body)
+    assert response.status_code == 201, response.get_json()
+
+
+def document(client: FlaskClient, session_id: int) -> dict[str, Any]:
+    response = client.get(f"{API}/sessions/{session_id}")
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def scores_table(client: FlaskClient, session_id: int) -> dict[str, Any]:
+    """Everything the table shows: rounds with their inputs and scores, totals, winners."""
+    doc = document(client, session_id)
+    rounds_shown = [{k: v for k, v in r.items() if k != "version"} for r in doc["rounds"]]
+    return {
+        "rounds": rounds_shown,
+        "totals": doc["totals"],
+        "dropped": doc["dropped"],
+        "rounds_planned": doc["rounds_planned"],
+        "complete": doc["complete"],
+        "winners": doc["winners"],
+    }
+
+
+def text(response: Any) -> str:
+    return html.unescape(response.get_data(as_text=True))
+
+
+def form_round(winner: int, racks: dict[int, str]) -> dict[str, str]:
+    """The round form as the page posts it: who went out (seat) and the others' racks."""
+    form = {"ending": "went_out", "winner": str(winner)}
+    form.update({f"rack_{seat}": value for seat, value in racks.items()})
+    return form
+
+
+@pytest.fixture
+def other_phone(app: Flask) -> FlaskClient:
+    """A second phone at the table: its own cookies, the same server."""
+    return app.test_client()
+
+
+# --- ETag and 304 -------------------------------------------------------------------------------
+
+
+def test_session_carries_a_weak_etag_of_its_version(client: FlaskClient) -> None:
+    sid = create(client)
+    response = client.get(f"{API}/sessions/{sid}")
+    version = response.get_json()["version"]
+    assert response.headers["ETag"] == f'W/"s{sid}-v{version}"'
+    assert response.headers["Cache-Control"] == "no-cache"
+    add(client, sid, WENT_OUT)
+    assert client.get(f"{API}/sessions/{sid}").headers["ETag"] == f'W/"s{sid}-v{version + 1}"'
+
+
+def test_a_matching_if_none_match_is_a_bodiless_304(client: FlaskClient) -> None:
+    sid = create(client)
+    etag = client.get(f"{API}/sessions/{sid}").headers["ETag"]
+    response = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": etag})
+    assert response.status_code == 304
+    assert response.get_data() == b""
+    assert response.headers["ETag"] == etag
+    for header in (f'"s{sid}-v1"', f'W/"x", {etag}', "*"):  # strong form, a list, any
+        again = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": header})
+        assert again.status_code == 304, header
+    other = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": f'W/"s{sid + 1}-v1"'})
+    assert other.status_code == 200
+
+
+def test_a_304_costs_one_small_query_of_the_version(client: FlaskClient, app: Flask) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    etag = client.get(f"{API}/sessions/{sid}").headers["ETag"]
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(" ".join(statement.split()).lower())
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        response = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": etag})
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+    assert response.status_code == 304
+    about_sessions = [s for s in statements if re.search(r"\bfrom sessions\b", s)]
+    assert len(about_sessions) == 1, statements
+    assert about_sessions[0].startswith("select sessions.version from sessions")
+    assert not [s for s in statements if re.search(r"\b(rounds|entries|seats)\b", s)]
+
+
+def test_a_round_from_another_phone_gives_200_and_a_new_etag(
+    client: FlaskClient, other_phone: FlaskClient
+) -> None:
+    sid = create(client)
+    first = client.get(f"{API}/sessions/{sid}")
+    etag = first.headers["ETag"]
+    add(other_phone, sid, WENT_OUT)
+    response = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": etag})
+    assert response.status_code == 200
+    assert response.headers["ETag"] != etag
+    doc = response.get_json()
+    assert doc["last_change"] == "Round 1 added"
+    assert [r["number"] for r in doc["rounds"]] == [1]
+    assert response.headers["ETag"] == f'W/"s{sid}-v{doc["version"]}"'
+    again = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_an_unknown_session_is_404_with_or_without_if_none_match(client: FlaskClient) -> None:
+    assert client.get(f"{API}/sessions/999").status_code == 404
+    missing = client.get(f"{API}/sessions/999", headers={"If-None-Match": 'W/"s999-v1"'})
+    assert missing.status_code == 404
+    assert missing.get_json()["errors"][0]["code"] == "not_found"
+    huge = client.get(f"{API}/sessions/{10**12}", headers={"If-None-Match": "*"})
+    assert huge.status_code == 404
+
+
+def test_session_version_service_reads_the_version(app: Flask, client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    with app.app_context():
+        assert sessions.session_version(sid) == sessions.get_session(sid).version == 2
+        with pytest.raises(RulesError):
+            sessions.session_version(sid + 1)
+
+
+# --- What changed -------------------------------------------------------------------------------
+
+
+def test_a_new_session_has_no_last_change_yet(client: FlaskClient) -> None:
+    doc = document(client, create(client))
+    assert doc["last_change"] is None
+    assert doc["notes"] == ""
+
+
+def test_last_change_says_what_each_kind_of_write_did(client: FlaskClient) -> None:
+    sid = create(client, rounds=2)
+    url = f"{API}/sessions/{sid}"
+
+    def said() -> str:
+        return document(client, sid)["last_change"]
+
+    add(client, sid, WENT_OUT)
+    assert said() == "Round 1 added"
+    add(client, sid, BO_OUT)
+    assert said() == "Round 2 added"
+    assert client.put(f"{url}/rounds/1", json=PAPER).status_code == 200
+    assert said() == "Round 1 changed"
+    assert client.delete(f"{url}/rounds/1").status_code == 204
+    assert said() == "Round 1 deleted"
+    assert client.post(f"{url}/extend", json={"rounds": 1}).status_code == 200
+    assert said() == "One more round agreed"
+    assert client.post(f"{url}/extend", json={"rounds": 2}).status_code == 200
+    assert said() == "2 more rounds agreed"
+    assert client.post(f"/sessions/{sid}/players/1/rename", data={"name": "Bob"}).status_code == 302
+    assert said() == "Bo renamed to Bob"
+    assert client.post(f"/sessions/{sid}/notes", data={"notes": "Cake by Di"}).status_code == 302
+    assert said() == "Notes changed"
+    assert client.post(f"/sessions/{sid}/clock/seconds", data={"seconds": "60"}).status_code == 302
+    assert said() == "Turn clock set to 60 s"
+
+
+def test_a_refused_write_leaves_version_and_last_change_be(client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    before = document(client, sid)
+    bad = {**WENT_OUT, "racks": {"Bo": -1, "Cy": 1, "Di": 1}}
+    assert client.post(f"{API}/sessions/{sid}/rounds", json=bad).status_code == 422
+    after = document(client, sid)
+    assert (after["version"], after["last_change"]) == (before["version"], "Round 1 added")
+
+
+# --- The live part of the page ------------------------------------------------------------------
+
+
+def test_session_page_polls_its_own_etag_without_inline_script(client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    etag = client.get(f"{API}/sessions/{sid}").headers["ETag"]
+    page = text(client.get(f"/sessions/{sid}"))
+    live = re.search(r'<div id="live"[^>]*>', page)
+    assert live
+    assert f'data-etag="{etag}"' in live[0]
+    assert f'data-poll="{API}/sessions/{sid}"' in live[0]
+    assert f'data-table="/sessions/{sid}/table"' in live[0]
+    assert 'id="live-change" role="status"' in page
+    scripts = re.findall(r"<script[^>]*>", page)
+    assert '<script src="/static/live.js" defer>' in scripts
+    assert all("src=" in tag for tag in scripts)
+
+
+def test_the_table_fragment_is_the_live_part_drawn_again(
+    client: FlaskClient, other_phone: FlaskClient
+) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    add(other_phone, sid, BO_OUT)
+    response = client.get(f"/sessions/{sid}/table")
+    assert response.status_code == 200
+    assert response.headers["Cache-Control"] == "no-store"
+    fragment = text(response)
+    assert "<html" not in fragment and '<div id="live"' in fragment
+    assert 'data-change="Round 2 added"' in fragment
+    assert 'data-version="3"' in fragment
+    assert "Edit round 2" in fragment and "Round 3 of 3" in fragment
+    assert client.get("/sessions/999/table").status_code == 404
+
+
+# --- Notes --------------------------------------------------------------------------------------
+
+
+def test_notes_are_saved_shown_escaped_and_in_the_document(client: FlaskClient) -> None:
+    sid = create(client)
+    typed = "  Di brought <b>cake</b> & tea\r\n<script>alert(1)</script>  \r\n\r\n"
+    response = client.post(f"/sessions/{sid}/notes", data={"notes": typed})
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(f"/sessions/{sid}#notes-section")
+    stored = "Di brought <b>cake</b> & tea\n<script>alert(1)</script>"
+    assert document(client, sid)["notes"] == stored
+    raw = client.get(f"/sessions/{sid}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in raw
+    assert "<b>cake</b>" not in raw
+    assert "Di brought &lt;b&gt;cake&lt;/b&gt; &amp; tea\n&lt;script&gt;" in raw
+    assert "Notes saved." in raw
+    summary = client.get(f"/sessions/{sid}/summary").get_data(as_text=True)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in summary and "<script>alert" not in summary
+    client.post(f"/sessions/{sid}/notes", data={"notes": "   "})
+    assert document(client, sid)["notes"] == ""
+    assert document(client, sid)["last_change"] == "Notes cleared"
+
+
+def test_notes_hold_at_most_2000_characters(client: FlaskClient) -> None:
+    sid = create(client)
+    assert client.post(f"/sessions/{sid}/notes", data={"notes": "x" * 2000}).status_code == 302
+    assert document(client, sid)["notes"] == "x" * 2000
+    before = document(client, sid)["version"]
+    response = client.post(f"/sessions/{sid}/notes", data={"notes": "y" * 2001})
+    assert response.status_code == 422
+    page = text(response)
+    assert "Notes hold at most 2000 characters; these have 2001." in page
+    assert "y" * 2001 in page  # what was typed stays on screen
+    assert 'maxlength="2000"' in page
+    doc = document(client, sid)
+    assert (doc["notes"], doc["version"]) == ("x" * 2000, before)
+
+
+def test_notes_refuse_control_characters_and_unknown_sessions(client: FlaskClient) -> None:
+    sid = create(client)
+    response = client.post(f"/sessions/{sid}/notes", data={"notes": "bell \x07"})
+    assert response.status_code == 422
+    assert document(client, sid)["notes"] == ""
+    assert client.post("/sessions/999/notes", data={"notes": "hi"}).status_code == 404
+
+
+def test_saving_the_same_notes_again_changes_nothing(client: FlaskClient) -> None:
+    sid = create(client)
+    client.post(f"/sessions/{sid}/notes", data={"notes": "Cake"})
+    version = document(client, sid)["version"]
+    client.post(f"/sessions/{sid}/notes", data={"notes": "Cake\n"})
+    assert document(client, sid)["version"] == version
+
+
+# --- Undo of the last action --------------------------------------------------------------------
+
+
+def test_undo_of_an_add_restores_the_previous_table_exactly(
+    client: FlaskClient, other_phone: FlaskClient
+) -> None:
+    sid = create(client)
+    add(other_phone, sid, WENT_OUT)
+    before = scores_table(client, sid)
+    saved = client.post(
+        f"/sessions/{sid}/rounds/new", data=form_round(1, {0: "5", 2: "10", 3: "3"})
+    )
+    assert saved.status_code == 302
+    page = text(client.get(f"/sessions/{sid}"))
+    assert "Round 2 added." in page
+    assert f'action="/sessions/{sid}/rounds/restore"' in page
+    assert "Round 2 added." not in text(other_phone.get(f"/sessions/{sid}"))  # this phone's
+    response = client.post(f"/sessions/{sid}/rounds/restore")
+    assert response.status_code == 302
+    assert scores_table(client, sid) == before
+    page = text(client.get(f"/sessions/{sid}"))
+    assert "Round 2 is taken back." in page
+    assert "Round 2 added." not in page
+    assert document(client, sid)["last_change"] == "Round 2 taken back"
+    client.post(f"/sessions/{sid}/rounds/restore")  # a second tap takes nothing more back
+    assert scores_table(client, sid) == before
+
+
+def test_undo_of_an_edit_puts_the_previous_round_back_exactly(client: FlaskClient) -> None:
+    sid = create(client, rules={"drop_worst_round": True})
+    add(
+        client,
+        sid,
+        {
+            "ending": "went_out",
+            "winner": "Ann",
+            "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
+        },
+    )
+    pool = {
+        "ending": "pool_empty",
+        "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
+        "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
+        "winner": "Di",
+    }
+    add(client, sid, pool)
+    typo = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 12, "Di": 8}}
+    assert (
+        client.post(f"{API}/sessions/{sid}/rounds", json={**typo, "confirm": True}).status_code
+        == 201
+    )
+    before = scores_table(client, sid)
+    for number in (1, 2, 3):
+        edit = form_round(1, {0: "4", 2: "6", 3: "9"})
+        edit["version"] = str(document(client, sid)["rounds"][number - 1]["version"])
+        response = client.post(f"/sessions/{sid}/rounds/{number}/edit", data=edit)
+        assert response.status_code == 302
+        assert scores_table(client, sid) != before
+        assert f"Round {number} edited." in text(client.get(f"/sessions/{sid}"))
+        assert client.post(f"/sessions/{sid}/rounds/restore").status_code == 302
+        assert scores_table(client, sid) == before, f"round {number}"
+        assert f"Round {number} is as it was before the edit." in text(
+            client.get(f"/sessions/{sid}")
+        )
+
+
+def test_undo_of_a_delete_restores_the_previous_table_exactly(client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    add(client, sid, BO_OUT)
+    add(client, sid, PAPER)
+    before = scores_table(client, sid)
+    assert client.post(f"/sessions/{sid}/rounds/2/delete").status_code == 302
+    assert len(scores_table(client, sid)["rounds"]) == 2
+    assert "Round 2 deleted." in text(client.get(f"/sessions/{sid}"))
+    client.post(f"/sessions/{sid}/rounds/restore")
+    assert scores_table(client, sid) == before
+    assert document(client, sid)["last_change"] == "Round 2 put back"
+
+
+def _add_on_page(client: FlaskClient, sid: int) -> None:
+    data = form_round(1, {0: "5", 2: "10", 3: "3"})
+    assert client.post(f"/sessions/{sid}/rounds/new", data=data).status_code == 302
+
+
+def _edit_on_page(client: FlaskClient, sid: int) -> None:
+    data = form_round(2, {0: "1", 1: "2", 3: "3"})
+    assert client.post(f"/sessions/{sid}/rounds/1/edit", data=data).status_code == 302
+
+
+def _delete_on_page(client: FlaskClient, sid: int) -> None:
+    assert client.post(f"/sessions/{sid}/rounds/1/delete").status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("action", "offered"),
+    [
+        (_add_on_page, "Round 2 added."),
+        (_edit_on_page, "Round 1 edited."),
+        (_delete_on_page, "Round 1 deleted."),
+    ],
+)
+def test_undo_is_refused_once_another_phone_changed_the_session(
+    client: FlaskClient, other_phone: FlaskClient, action: Any, offered: str
+) -> None:
+    sid = create(client, rounds=5)
+    add(client, sid, WENT_OUT)
+    action(client, sid)
+    assert offered in text(client.get(f"/sessions/{sid}"))
+    other_phone.post(f"/sessions/{sid}/notes", data={"notes": "Tea at nine"})
+    after_other = scores_table(client, sid)
+    page = text(client.get(f"/sessions/{sid}"))
+    assert offered not in page
+    assert "rounds/restore" not in page
+    response = client.post(f"/sessions/{sid}/rounds/restore", follow_redirects=True)
+    assert "The table changed since" in text(response)
+    assert scores_table(client, sid) == after_other
+
+
+def test_undo_is_withdrawn_when_this_phone_changes_something_else(client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    _add_on_page(client, sid)
+    client.post(f"/sessions/{sid}/extend")
+    assert "Round 2 added." not in text(client.get(f"/sessions/{sid}"))
+    client.post(f"/sessions/{sid}/rounds/restore")
+    assert len(document(client, sid)["rounds"]) == 2
+
+
+def test_undo_service_checks_the_version_under_the_lock(app: Flask, client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    add(client, sid, BO_OUT)
+    with app.app_context():
+        version = sessions.get_session(sid).version
+        with pytest.raises(RulesError) as stale:
+            rounds.undo_change(sid, "add", 2, None, version - 1)
+        assert stale.value.code == "stale_undo"
+        with pytest.raises(RulesError):
+            rounds.undo_change(sid, "add", 1, None, version)  # not the last round
+        with pytest.raises(RulesError):
+            rounds.undo_change(sid, "move", 2, None, version)
+        assert len(sessions.get_session(sid).rounds) == 2
+        assert rounds.undo_change(sid, "add", 2, None, version) == "Round 2 taken back"
+        assert len(sessions.get_session(sid).rounds) == 1
+
+
+def test_a_repeated_save_offers_no_undo(client: FlaskClient) -> None:
+    sid = create(client)
+    data = {**form_round(0, {1: "22", 2: "55", 3: "8"}), "key": "tap-1"}
+    client.post(f"/sessions/{sid}/rounds/new", data=data)
+    client.post(f"/sessions/{sid}/rounds/new", data=data)  # the same tap, sent twice
+    assert len(document(client, sid)["rounds"]) == 1
+    assert "Round 1 added." not in text(client.get(f"/sessions/{sid}"))
+
+
+# --- The chart and the summary ------------------------------------------------------------------
+
+
+def _svg(markup: str) -> ET.Element:
+    if "xmlns=" not in markup:
+        markup = markup.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    return ET.fromstring(markup)
+
+
+def _lines(svg: ET.Element) -> list[ET.Element]:
+    return list(svg.iter(f"{SVG}polyline"))
+
+
+def test_chart_svg_is_an_image_with_one_line_and_markers_per_player(client: FlaskClient) -> None:
+    players = ["Ann", "Bo", "Cy", "Di", "Ed & <Flo>"]
+    sid = create(client, players, rules={"tile_sets": 2}, rounds=4)
+    add(
+        client,
+        sid,
+        {
+            "ending": "scores",
+            "scores": {"Ann": 40, "Bo": -10, "Cy": -10, "Di": -10, "Ed & <Flo>": -10},
+        },
+    )
+    add(
+        client,
+        sid,
+        {
+            "ending": "scores",
+            "scores": {"Ann": -20, "Bo": 50, "Cy": -10, "Di": -10, "Ed & <Flo>": -10},
+        },
+    )
+    response = client.get(f"/sessions/{sid}/chart.svg")
+    assert response.status_code == 200
+    assert response.mimetype == "image/svg+xml"
+    assert "chart.svg" in response.headers["Content-Disposition"]
+    svg = ET.fromstring(response.get_data(as_text=True))  # well-formed XML, names escaped
+    assert svg.tag == f"{SVG}svg"
+    lines = _lines(svg)
+    assert len(lines) == len(players)
+    groups = [g for g in svg.iter(f"{SVG}g") if g.get("data-player")]
+    assert [g.get("data-player") for g in groups] == players
+    markers = {g.get("data-marker") for g in groups}
+    assert len(markers) == len(players)  # a shape of its own each, not only a colour
+    dashes = {line.get("stroke-dasharray") for line in lines}
+    assert len(dashes) == len(players)
+    assert {g.get("stroke") for g in groups} == set(COLOURS[: len(players)])
+    for group in groups:
+        assert group.find(f"{SVG}path").get("class") == "markers"
+        points = group.find(f"{SVG}polyline").get("points").split()
+        assert len(points) == 3  # the start at 0, then rounds 1 and 2
+    legend = "".join(svg.itertext())
+    assert "Ed & <Flo>" in legend and "Running totals" in legend
+
+
+def test_chart_lines_follow_the_running_totals(app: Flask, client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)  # Ann 85, Bo -22, Cy -55, Di -8
+    add(client, sid, BO_OUT)  # Ann 80, Bo -4, Cy -65, Di -11
+    with app.app_context():
+        view = sessions.get_session(sid)
+    svg = _svg(str(running_chart(view)))
+    last_y = {}
+    for group in svg.iter(f"{SVG}g"):
+        if group.get("data-player"):
+            points = group.find(f"{SVG}polyline").get("points").split()
+            ys = [float(p.split(",")[1]) for p in points]
+            last_y[group.get("data-player")] = ys[-1]
+    zero_ys = {
+        float(g.find(f"{SVG}polyline").get("points").split()[0].split(",")[1])
+        for g in svg.iter(f"{SVG}g")
+        if g.get("data-player")
+    }
+    assert len(zero_ys) == 1  # everyone starts at 0
+    # Higher totals are drawn higher (smaller y): Ann, Bo, Di, Cy.
+    assert sorted(last_y, key=last_y.get) == ["Ann", "Bo", "Di", "Cy"]
+
+
+def test_six_players_have_six_different_looks(app: Flask, client: FlaskClient) -> None:
+    six = ["A", "B", "C", "D", "E", "F"]
+    sid = create(client, six, rules={"tile_sets": 2})
+    add(
+        client,
+        sid,
+        {"ending": "scores", "scores": {"A": 5, "B": -1, "C": -1, "D": -1, "E": -1, "F": -1}},
+    )
+    with app.app_context():
+        svg = _svg(str(running_chart(sessions.get_session(sid))))
+    groups = [g for g in svg.iter(f"{SVG}g") if g.get("data-player")]
+    looks = {
+        (g.get("stroke"), g.get("data-marker"), g.find(f"{SVG}polyline").get("stroke-dasharray"))
+        for g in groups
+    }
+    assert len(looks) == 6
+    assert len(set(DASHES)) == 6
+
+
+def test_a_session_without_rounds_has_no_chart_on_its_page(client: FlaskClient) -> None:
+    sid = create(client)
+    assert "<svg" not in client.get(f"/sessions/{sid}").get_data(as_text=True)
+    svg = ET.fromstring(client.get(f"/sessions/{sid}/chart.svg").get_data(as_text=True))
+    assert _lines(svg) == []
+    assert "No rounds yet" in "".join(svg.itertext())
+
+
+def test_session_page_shows_the_chart_with_the_table_as_its_text(client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    page = client.get(f"/sessions/{sid}").get_data(as_text=True)
+    assert page.count("<polyline") == 4
+    assert 'aria-describedby="chart-caption"' in page
+    assert 'role="img"' in page
+    assert re.search(r'<figcaption[^>]*id="chart-caption"[^>]*>[^<]*<a href="#scores-table">', page)
+    assert "holds the same numbers" in page
+    assert 'id="scores-table"' in page
+    assert '<link rel="stylesheet" href="/static/live.css">' in page
+
+
+def test_summary_of_a_finished_session(client: FlaskClient) -> None:
+    sid = create(client, rounds=2, name="Sunday & co")
+    add(client, sid, WENT_OUT)
+    add(client, sid, BO_OUT)
+    response = client.get(f"/sessions/{sid}/summary")
+    assert response.status_code == 200
+    raw = response.get_data(as_text=True)
+    page = html.unescape(raw)
+    assert "Sunday & co" in page and "Sunday &amp; co" in raw
+    assert "Ann wins!" in page
+    ranking = re.findall(r'<span class="ranking-name">(?:<span[^>]*>★ </span>)?([^<]+)</span>', raw)
+    assert ranking == ["Ann", "Bo", "Di", "Cy"]
+    assert raw.count("<polyline") == 4
+    assert 'class="markers"' in raw
+    assert 'id="scores-table"' in raw
+    assert "Edit round" not in raw  # the summary's table is to read, not to change
+    assert f'href="/sessions/{sid}/chart.svg"' in raw
+    assert 'download="sunday-co-' in raw
+    assert 'id="share"' in raw and f'data-url="http://localhost/sessions/{sid}/summary"' in raw
+    assert '<link rel="stylesheet" href="/static/print.css" media="print">' in raw
+    assert '<script src="/static/share.js" defer>' in raw
+    assert client.get("/sessions/999/summary").status_code == 404
+    assert client.get("/sessions/999/chart.svg").status_code == 404
+
+
+def test_summary_of_an_evening_in_progress_says_so(client: FlaskClient) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    page = text(client.get(f"/sessions/{sid}/summary"))
+    assert "still being played" in page and "wins!" not in page
+    assert "Summary so far" in text(client.get(f"/sessions/{sid}"))
+
+
+def test_print_stylesheet_hides_the_controls(client: FlaskClient) -> None:
+    css = client.get("/static/print.css").get_data(as_text=True)
+    hidden = re.search(r"([^{}]*)\{\s*display: none !important;", css)
+    assert hidden
+    for selector in (".site-header", ".actions", "button", "form", "details.more"):
+        assert selector in hidden[1]
+
+
+# --- Comfort: theme, keep awake, large text -----------------------------------------------------
+
+
+def test_every_page_loads_the_theme_first_and_offers_the_choice(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    head = page.split("</head>")[0]
+    assert '<script src="/static/theme.js"></script>' in head
+    assert head.index("theme.css") > head.index("app.css")
+    assert re.search(r'<label for="theme-select">Theme</label>', page)
+    options = re.findall(r'<option value="(\w+)"', page.split('id="theme-select"')[1])
+    assert options[:3] == ["system", "light", "dark"]
+
+
+def test_theme_css_sets_every_colour_for_both_choices(client: FlaskClient) -> None:
+    app_css = client.get("/static/app.css").get_data(as_text=True)
+    theme_css = client.get("/static/theme.css").get_data(as_text=True)
+    dark_blocks = re.findall(r"prefers-color-scheme: dark\) \{\s*:root \{([^}]*)\}", app_css)
+    colours = set(re.findall(r"(--[a-z-]+):", "".join(dark_blocks)))
+    assert {"--bg", "--fg", "--accent", "--lead-bg"} <= colours  # the test reads app.css right
+    for choice in ("light", "dark"):
+        block = re.search(rf':root\[data-theme="{choice}"\] \{{([^}}]*)\}}', theme_css)
+        assert block, choice
+        assert colours <= set(re.findall(r"(--[a-z-]+):", block[1])), choice
+
+
+def test_session_page_offers_keep_awake_and_uses_rem(client: FlaskClient) -> None:
+    sid = create(client)
+    page = client.get(f"/sessions/{sid}").get_data(as_text=True)
+    assert re.search(
+        r'<button type="button" id="keep-awake"[^>]*aria-pressed="false"[^>]*hidden', page
+    )
+    assert '<script src="/static/awake.js" defer>' in page
+    for name in ("live.css", "theme.css", "print.css"):
+        css = client.get(f"/static/{name}").get_data(as_text=True)
+        assert not re.search(r"font-size:\s*\d+px", css), name
+
+
+@pytest.fixture
+def documents_of(app: Flask) -> Iterator[Any]:
+    def read(session_id: int) -> dict[str, Any]:
+        with app.app_context():
+            return session_document(sessions.get_session(session_id))
+
+    yield read
+
+
+def test_document_carries_notes_and_last_change(client: FlaskClient, documents_of: Any) -> None:
+    sid = create(client)
+    client.post(f"/sessions/{sid}/notes", data={"notes": "Ann keeps score"})
+    doc = documents_of(sid)
+    assert (doc["notes"], doc["last_change"]) == ("Ann keeps score", "Notes changed")

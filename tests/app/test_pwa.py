@@ -1,0 +1,157 @@
+"""Installable and resilient: the manifest, its icons, the service worker and offline.js."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
+TEMPLATES = STATIC.parent / "templates"
+
+
+def png_size(body: bytes) -> tuple[int, int]:
+    """Width and height of a PNG, after checking its signature and its header's checksum."""
+    assert body[:8] == b"\x89PNG\r\n\x1a\n"
+    length, kind = struct.unpack(">I4s", body[8:16])
+    assert kind == b"IHDR" and length == 13
+    header = body[16:29]
+    (crc,) = struct.unpack(">I", body[29:33])
+    assert crc == zlib.crc32(kind + header)
+    width, height = struct.unpack(">II", header[:8])
+    return width, height
+
+
+def test_the_manifest_describes_an_installable_app(client: FlaskClient) -> None:
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = json.loads(response.get_data(as_text=True))
+    assert manifest["name"] == "Scorekeeper"
+    assert manifest["short_name"] == "Scorekeeper"
+    assert manifest["start_url"] == "/"
+    assert manifest["display"] == "standalone"
+    for colour in ("theme_color", "background_color"):
+        assert re.fullmatch(r"#[0-9a-f]{6}", manifest[colour])
+
+    sizes = {}
+    for icon in manifest["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200, icon["src"]
+        body = got.get_data()
+        if icon["type"] == "image/png":
+            width, height = png_size(body)
+            assert icon["sizes"] == f"{width}x{height}"
+            sizes[width] = icon["src"]
+        else:
+            assert icon["type"] == "image/svg+xml" and icon["sizes"] == "any"
+            assert ET.fromstring(body).tag == "{http://www.w3.org/2000/svg}svg"
+            sizes["svg"] = icon["src"]
+    assert set(sizes) == {192, 512, "svg"}
+
+
+def test_the_icons_are_committed_files() -> None:
+    assert png_size((STATIC / "icons" / "icon-192.png").read_bytes()) == (192, 192)
+    assert png_size((STATIC / "icons" / "icon-512.png").read_bytes()) == (512, 512)
+
+
+def test_the_service_worker_is_served_at_the_root(client: FlaskClient) -> None:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "application/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    script = response.get_data(as_text=True)
+    assert "<" not in script.split("const OFFLINE_PAGE")[0]  # no HTML leaked into the code
+
+    shell = json.loads(re.search(r"const SHELL_FILES = (\[.*?\]);", script)[1])
+    for wanted in ("/static/app.css", "/static/round.js", "/static/offline.js", "/static/pwa.js"):
+        assert wanted in shell
+    assert "/static/icons/icon-192.png" in shell and "/static/icons/icon.svg" in shell
+    assert not any("vendor" in url for url in shell)  # axe-core is for the tests only
+    for url in shell:
+        assert client.get(url).status_code == 200, url
+
+    offline_page = json.loads(re.search(r"const OFFLINE_PAGE = (\".*?\");\n", script)[1])
+    assert "<h1>No network</h1>" in offline_page
+    assert "<script" not in offline_page
+
+
+def test_the_worker_changes_when_the_shell_does(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    first = client.get("/sw.js").get_data(as_text=True)
+    assert first == client.get("/sw.js").get_data(as_text=True)
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "app.css").write_text("body { color: red; }")
+    app.static_folder = str(static)
+    changed = client.get("/sw.js").get_data(as_text=True)
+    version = re.compile(r'const VERSION = "([0-9a-f]+)";')
+    assert version.search(first)[1] != version.search(changed)[1]
+
+
+def test_pages_link_the_manifest_and_register_the_worker(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert re.search(r'<script src="/static/pwa.js" data-service-worker="/sw.js" defer>', page)
+    assert '<meta name="theme-color"' in page
+    base = (TEMPLATES / "base.html").read_text(encoding="utf-8")
+    assert "pwa.web_manifest" in base
+
+
+def test_the_round_form_loads_offline_js(client: FlaskClient) -> None:
+    created = client.post("/api/v1/sessions", json={"players": ["Ann", "Bo"]})
+    page = client.get(f"/sessions/{created.json['id']}/rounds/new").get_data(as_text=True)
+    assert re.search(
+        r'<script src="/static/offline.js" data-probe="/healthz" defer></script>', page
+    )
+    # No inline script anywhere (the CSP forbids it): every script tag has a src.
+    assert all("src=" in tag for tag in re.findall(r"<script[^>]*>", page))
+    assert 'name="key"' in page  # the idempotency key that makes a resend harmless
+
+
+def test_axe_is_vendored_with_its_licence_and_never_served_to_pages(client: FlaskClient) -> None:
+    axe = STATIC / "vendor" / "axe"
+    assert (axe / "axe.min.js").stat().st_size > 100_000
+    assert "Mozilla Public License" in (axe / "LICENSE").read_text(encoding="utf-8")
+    readme = (axe / "README.md").read_text(encoding="utf-8")
+    version = re.search(r"axe-core (\d+\.\d+\.\d+)", readme)
+    assert (
+        version and f"axe v{version[1]}" in (axe / "axe.min.js").read_text(encoding="utf-8")[:300]
+    )
+    for template in TEMPLATES.rglob("*.html"):
+        assert "vendor" not in template.read_text(encoding="utf-8"), template
+
+
+@pytest.fixture
+def locked(tmp_path: Path) -> FlaskClient:
+    """An app with a household passphrase: every page needs it."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'locked.sqlite'}",
+            "PASSPHRASE": "tiles on the table",
+        },
+        instance_path=str(tmp_path / "instance"),
+    )
+    with app.app_context():
+        db.create_all()
+    return app.test_client()
+
+
+def test_the_manifest_and_worker_are_open_behind_a_passphrase(locked: FlaskClient) -> None:
+    assert locked.get("/").status_code == 302  # the pages need the passphrase
+    assert locked.get("/manifest.webmanifest").status_code == 200
+    assert locked.get("/sw.js").status_code == 200
+    assert locked.get("/static/icons/icon-512.png").status_code == 200

@@ -1,0 +1,245 @@
+"""axe-core on every page, at a phone viewport, in the light and the dark colour scheme.
+
+axe (vendored under scorekeeper/static/vendor/axe/ with its licence) is injected into each
+page from its file by the test itself; no page of the app loads it. The CSP of the app forbids
+inline script, which is what Playwright's add_script_tag injects, so these contexts bypass the
+CSP (the CSP itself is tested in tests/app/test_security.py). A page passes with no serious or
+critical violation; the message of a failure names each rule, its help and the elements.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+AXE = (
+    Path(__file__).resolve().parents[2] / "scorekeeper" / "static" / "vendor" / "axe" / "axe.min.js"
+)
+PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
+BLOCKING = ("serious", "critical")
+PASSPHRASE = "tiles on the table"
+
+
+def api(live_server: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(
+        live_server + "/api/v1" + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="GET" if body is None else "POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def exists(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status == 200
+    except urllib.error.HTTPError:
+        return False
+
+
+def violations(page: Page) -> list[dict[str, Any]]:
+    """The serious and critical violations axe finds on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+    )
+    return [v for v in found if v["impact"] in BLOCKING]
+
+
+def report(name: str, found: list[dict[str, Any]]) -> str:
+    lines = [f"{name}: {len(found)} serious or critical axe violation(s)"]
+    for v in found:
+        targets = ", ".join(" ".join(node["target"]) for node in v["nodes"][:5])
+        lines.append(f"  [{v['impact']}] {v['id']}: {v['help']} -> {targets}")
+        summary = v["nodes"][0].get("failureSummary", "").replace("\n", " ")
+        lines.append(f"      {summary[:300]}")
+    return "\n".join(lines)
+
+
+def assert_accessible(page: Page, name: str) -> None:
+    found = violations(page)
+    assert not found, report(name, found)
+
+
+@pytest.fixture(params=["light", "dark"])
+def axe_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """A phone page in the light or the dark colour scheme; the CSP bypassed for axe only."""
+    context = browser.new_context(
+        viewport=PHONE,
+        has_touch=True,
+        is_mobile=True,
+        bypass_csp=True,
+        color_scheme=request.param,
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def evening(live_server: str) -> int:
+    """A session of four with two rounds (one with tiles typed, one flagged), drop-worst on."""
+    session = api(
+        live_server,
+        "/sessions",
+        {
+            "name": "Sunday",
+            "players": ["Ann", "Bo", "Cy", "Di"],
+            "rounds": 3,
+            "rules": {"drop_worst_round": True},
+        },
+    )
+    rounds = f"/sessions/{session['id']}/rounds"
+    api(
+        live_server,
+        rounds,
+        {
+            "ending": "went_out",
+            "winner": "Ann",
+            "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
+        },
+    )
+    api(
+        live_server,
+        rounds,
+        {
+            "ending": "scores",
+            "scores": {"Ann": -5, "Bo": 250, "Cy": -200, "Di": -45},
+            "confirm": True,
+        },
+    )
+    return int(session["id"])
+
+
+def test_every_page_has_no_serious_violation(
+    axe_page: Page, live_server: str, evening: int
+) -> None:
+    page = axe_page
+    session = f"{live_server}/sessions/{evening}"
+    player = api(live_server, f"/sessions/{evening}")  # the players exist from here on
+    assert player["players"] == ["Ann", "Bo", "Cy", "Di"]
+    pages = {
+        "home": live_server + "/",
+        "new session": live_server + "/sessions/new",
+        "session table": session,
+        "round form: went out": session + "/rounds/new?ending=went_out",
+        "round form: pool empty": session + "/rounds/new?ending=pool_empty",
+        "round form: on paper": session + "/rounds/new?ending=scores",
+        "edit round (flagged)": session + "/rounds/2/edit",
+        "delete round": session + "/rounds/1/delete",
+        "turn clock": session + "/clock",
+        "players": live_server + "/players",
+        "player": live_server + "/players/1",
+        "player, wrong dates": live_server + "/players/1?from=soon",
+        "not found": live_server + "/sessions/9999",
+        "household passphrase": live_server + "/access",
+    }
+    if exists(session + "/summary"):
+        pages["summary"] = session + "/summary"
+    if exists(live_server + "/tools/check"):
+        pages["table checker"] = f"{live_server}/tools/check?session={evening}"
+    failures = []
+    for name, url in pages.items():
+        page.goto(url)
+        expect(page.locator("main")).to_be_visible()
+        found = violations(page)
+        if found:
+            failures.append(report(name, found))
+    assert not failures, "\n".join(failures)
+
+
+def test_forms_with_errors_have_no_serious_violation(
+    axe_page: Page, live_server: str, evening: int
+) -> None:
+    page = axe_page
+    page.goto(f"{live_server}/sessions/{evening}/rounds/new?ending=went_out")
+    page.get_by_role("textbox", name="Bo", exact=True).fill("x9")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".problems, .error").first).to_be_visible()
+    assert_accessible(page, "round form with errors")
+
+    page.goto(f"{live_server}/sessions/{evening}/rounds/new?ending=scores")
+    for name, score in (("Ann", "10"), ("Bo", "10"), ("Cy", "-5"), ("Di", "-5")):
+        page.get_by_role("textbox", name=name, exact=True).fill(score)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".problems").first).to_be_visible()
+    assert_accessible(page, "paper scores that do not add up")
+
+    page.goto(f"{live_server}/sessions/new")
+    page.get_by_label("Player 1", exact=True).fill("Ann")
+    page.get_by_label("Player 2", exact=True).fill("ann")
+    page.get_by_role("button", name="Start the session").click()
+    expect(page.locator(".error, .problems").first).to_be_visible()
+    assert_accessible(page, "new session with a duplicate name")
+
+
+def test_the_sign_in_page_has_no_serious_violation(axe_page: Page, live_server: str) -> None:
+    page = axe_page
+    page.goto(live_server + "/access")
+    page.get_by_label("New passphrase").fill(PASSPHRASE)
+    page.get_by_label("The same passphrase again").fill(PASSPHRASE)
+    page.get_by_role("button", name="Set the passphrase").click()
+    expect(page).to_have_url(re.compile(r"/sign-in$"))
+    assert_accessible(page, "sign-in")
+
+    page.get_by_label("Household passphrase", exact=True).fill("not the passphrase")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_text("That is not the household passphrase.")).to_be_visible()
+    assert_accessible(page, "sign-in with a wrong passphrase")
+
+
+def test_axe_finds_what_it_should(axe_page: Page, live_server: str) -> None:
+    """The check can fail: an unlabelled field and grey-on-grey text are caught."""
+    page = axe_page
+    page.goto(live_server + "/")
+    page.evaluate(
+        """() => {
+          const main = document.querySelector('main');
+          main.insertAdjacentHTML('beforeend',
+            '<input type="text" id="unlabelled"><p style="color:#999;background:#aaa">faint</p>');
+        }"""
+    )
+    rules = {v["id"] for v in violations(page)}
+    assert {"label", "color-contrast"} <= rules
+
+
+FOCUS_RING = """() => {
+  let el = document.activeElement;
+  if (!el || el === document.body) return null;
+  // A visually hidden radio (the winner buttons) shows its focus on its label.
+  if (el.classList.contains('visually-hidden') && el.id) {
+    el = document.querySelector(`label[for="${el.id}"]`) || el;
+  }
+  const style = getComputedStyle(el);
+  const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+  return {what: el.outerHTML.slice(0, 80), ring: ring || style.boxShadow !== 'none'};
+}"""
+
+
+def test_focus_is_visible_on_every_control(axe_page: Page, live_server: str, evening: int) -> None:
+    """axe cannot see focus: tab through the busiest pages and look at each focused control."""
+    page = axe_page
+    unseen = []
+    for url in (
+        f"{live_server}/sessions/{evening}/rounds/new?ending=went_out",
+        f"{live_server}/sessions/{evening}",
+        f"{live_server}/players/1",
+    ):
+        page.goto(url)
+        for _ in range(30):
+            page.keyboard.press("Tab")
+            focused = page.evaluate(FOCUS_RING)
+            if focused is not None and not focused["ring"]:
+                unseen.append(f"{url}: {focused['what']}")
+    assert not unseen, "focus not visible on:\n" + "\n".join(unseen)

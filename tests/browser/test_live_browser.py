@@ -1,0 +1,239 @@
+"""Every phone live, the chart, the colour theme, keeping the screen on and large text, in
+Chromium at a phone's size: two browser contexts are two phones at the same table."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+LONG_NAMES = [
+    "Anna-Katharina",
+    "Maximilian Hohenberg",
+    "Przemysław",
+    "Bartholomew",
+    "Konstantinopoulos",
+    "Wilhelmina Józefa",
+]
+DARK_BG = "rgb(16, 18, 20)"
+LIGHT_BG = "rgb(255, 255, 255)"
+
+
+def new_session(page: Page, live_server: str, players: list[str], **body: Any) -> int:
+    response = page.request.post(
+        f"{live_server}/api/v1/sessions", data={"players": players, **body}
+    )
+    assert response.status == 201, response.text()
+    return response.json()["id"]
+
+
+def add_round(page: Page, live_server: str, session_id: int, body: dict[str, Any]) -> None:
+    response = page.request.post(f"{live_server}/api/v1/sessions/{session_id}/rounds", data=body)
+    assert response.status == 201, response.text()
+
+
+def round_scores(page: Page, number: int) -> Any:
+    row = page.locator("table.scores tbody tr").filter(
+        has=page.get_by_role("link", name=f"Edit round {number}", exact=True)
+    )
+    return row.locator(".score")
+
+
+def background(page: Page) -> str:
+    return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+
+@pytest.fixture
+def other_phone(browser: Any) -> Iterator[Page]:
+    """A second phone at the table: a browser context of its own (its own cookies)."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.set_default_timeout(10_000)
+    yield phone
+    context.close()
+
+
+def test_a_round_saved_on_one_phone_appears_on_the_other(
+    page: Page, other_phone: Page, live_server: str
+) -> None:
+    session_id = new_session(page, live_server, PLAYERS)
+    url = f"{live_server}/sessions/{session_id}"
+    other_phone.goto(url)
+    expect(other_phone.get_by_text("No rounds yet.")).to_be_visible()
+
+    page.goto(url)
+    page.get_by_role("link", name="Add round").tap()
+    page.get_by_role("group", name="Who went out?").get_by_text("Ann", exact=True).tap()
+    for name, rack in (("Bo", "22"), ("Cy", "55"), ("Di", "8")):
+        page.get_by_role("textbox", name=name, exact=True).fill(rack)
+    saved_at = time.monotonic()
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+
+    # The other phone, without a reload, within 2 seconds: the row, the totals, the message.
+    expect(other_phone.locator("#live-change")).to_have_text("Round 1 added.", timeout=2500)
+    assert time.monotonic() - saved_at < 2.0
+    expect(round_scores(other_phone, 1)).to_have_text(["+85", "-22", "-55", "-8"])
+    expect(other_phone.locator("#round-of")).to_have_text("Round 2 of 3")
+    expect(other_phone.locator("#chart svg polyline")).to_have_count(4)
+    # The phone that saved says nothing of its own change.
+    expect(page.locator("#live-change")).to_have_text("")
+
+    # And back: the other phone deletes the round; the first sees it go.
+    other_phone.get_by_role("link", name="Edit round 1").tap()
+    other_phone.get_by_role("link", name="Delete round 1…").tap()
+    deleted_at = time.monotonic()
+    other_phone.get_by_role("button", name="Delete round 1").tap()
+    expect(other_phone.get_by_role("button", name="Undo")).to_be_visible()
+    expect(page.locator("#live-change")).to_have_text("Round 1 deleted.", timeout=2500)
+    assert time.monotonic() - deleted_at < 2.5
+    expect(page.get_by_text("No rounds yet.")).to_be_visible()
+    expect(page.locator("#chart")).to_have_count(0)
+    # An Undo on the other phone puts it back, and the first phone follows again.
+    other_phone.get_by_role("button", name="Undo").tap()
+    expect(other_phone.get_by_text("Round 1 is back.")).to_be_visible()
+    expect(page.locator("#live-change")).to_have_text("Round 1 put back.", timeout=2500)
+    expect(round_scores(page, 1)).to_have_text(["+85", "-22", "-55", "-8"])
+
+
+def test_an_api_change_and_a_rename_reach_the_page(
+    page: Page, other_phone: Page, live_server: str
+) -> None:
+    session_id = new_session(page, live_server, PLAYERS)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    expect(page.locator("#round-of")).to_have_text("Round 1 of 3")
+    other_phone.goto(f"{live_server}/sessions/{session_id}")
+    other_phone.get_by_text("Rename a player").tap()
+    other_phone.get_by_label("Rename Bo").fill("Bob")
+    other_phone.get_by_role("button", name="Rename").nth(1).tap()
+    expect(other_phone.get_by_text("Renamed to Bob.")).to_be_visible()
+    expect(page.locator("#live-change")).to_have_text("Bo renamed to Bob.", timeout=2500)
+    expect(page.locator("table.scores thead")).to_contain_text("Bob")
+    response = page.request.post(
+        f"{live_server}/api/v1/sessions/{session_id}/extend", data={"rounds": 1}
+    )
+    assert response.ok
+    expect(page.locator("#live-change")).to_have_text("One more round agreed.", timeout=2500)
+    expect(page.locator("#round-of")).to_have_text("Round 1 of 4")
+
+
+def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> None:
+    session_id = new_session(page, live_server, LONG_NAMES, rules={"tile_sets": 2}, rounds=2)
+    for scores in ([120, -30, -20, -40, -10, -20], [-5, 60, -15, -10, -20, -10]):
+        add_round(
+            page,
+            live_server,
+            session_id,
+            {"ending": "scores", "scores": dict(zip(LONG_NAMES, scores, strict=True))},
+        )
+    for path in ("", "/summary"):
+        page.goto(f"{live_server}/sessions/{session_id}{path}")
+        chart = page.locator("#chart svg")
+        expect(chart).to_be_visible()
+        expect(chart.locator("polyline")).to_have_count(len(LONG_NAMES))
+        expect(chart.locator("path.markers")).to_have_count(len(LONG_NAMES))
+        box = chart.bounding_box()
+        assert box is not None and 300 <= box["width"] <= PHONE["width"]
+        strokes = chart.locator("g.series[data-player]").evaluate_all(
+            "gs => gs.map(g => getComputedStyle(g).stroke)"
+        )
+        assert len(set(strokes)) == len(LONG_NAMES)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    expect(page.get_by_text("Anna-Katharina wins!")).to_be_visible()
+    expect(page.get_by_role("link", name="Download the chart (SVG image)")).to_be_visible()
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the chart (SVG image)").click()
+    assert download.value.suggested_filename.endswith("-chart.svg")
+
+
+def test_dark_mode_switches_and_persists_across_reload(page: Page, live_server: str) -> None:
+    page.emulate_media(color_scheme="light")
+    page.goto(live_server + "/")
+    choice = page.get_by_label("Theme")
+    expect(choice).to_be_visible()
+    expect(choice).to_have_value("system")
+    assert background(page) == LIGHT_BG
+
+    choice.select_option("dark")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    assert background(page) == DARK_BG
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(page.get_by_label("Theme")).to_have_value("dark")
+    assert background(page) == DARK_BG
+
+    # Light chosen on a phone whose system is dark: the choice wins, and is remembered.
+    page.emulate_media(color_scheme="dark")
+    page.get_by_label("Theme").select_option("light")
+    assert background(page) == LIGHT_BG
+    page.goto(live_server + "/sessions/new")
+    assert background(page) == LIGHT_BG
+    # Back to following the system.
+    page.get_by_label("Theme").select_option("system")
+    expect(page.locator("html")).not_to_have_attribute("data-theme", "light")
+    assert background(page) == DARK_BG
+    page.reload()
+    assert background(page) == DARK_BG
+
+
+def test_keep_the_screen_on_is_remembered(page: Page, live_server: str) -> None:
+    session_id = new_session(page, live_server, PLAYERS)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    button = page.locator("#keep-awake")
+    expect(button).to_be_visible()
+    expect(button).to_have_attribute("aria-pressed", "false")
+    button.tap()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    expect(button).to_have_text("Screen stays on")
+    page.reload()
+    expect(page.locator("#keep-awake")).to_have_attribute("aria-pressed", "true")
+    page.locator("#keep-awake").tap()
+    expect(page.locator("#keep-awake")).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    expect(page.locator("#keep-awake")).to_have_attribute("aria-pressed", "false")
+
+
+def test_the_table_stays_usable_at_200_percent_text(
+    page: Page, live_server: str, tmp_path: Path
+) -> None:
+    """The phone's text size at 32 px (twice the usual 16): nothing overlaps, no number is cut,
+    the page does not scroll sideways; the table scrolls sideways on its own instead."""
+    session_id = new_session(page, live_server, LONG_NAMES, rules={"tile_sets": 2})
+    for scores in ([120, -30, -20, -40, -10, -20], [-5, 60, -15, -10, -20, -10]):
+        add_round(
+            page,
+            live_server,
+            session_id,
+            {"ending": "scores", "scores": dict(zip(LONG_NAMES, scores, strict=True))},
+        )
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 32}})
+    for path in ("", "/summary"):
+        page.goto(f"{live_server}/sessions/{session_id}{path}")
+        assert page.evaluate("getComputedStyle(document.body).fontSize") == "34px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        cut = page.locator(".scores .score, .scores .running").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert cut == []
+        table = page.locator("#scores-table")
+        sideways = table.evaluate("t => [t.scrollWidth, t.clientWidth]")
+        assert sideways[0] > sideways[1]  # six players at this size scroll within the table
+        page.screenshot(path=str(tmp_path / f"large-text{path.replace('/', '-')}.png"))
+    # The blocks of the session page follow one another without overlapping.
+    page.goto(f"{live_server}/sessions/{session_id}")
+    boxes = page.locator(
+        "#live > p.meta, #scores-table, #live > .actions > *, #chart, .comfort, details.more"
+    ).evaluate_all(
+        "els => els.filter(e => e.offsetParent).map(e => {"
+        " const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })"
+    )
+    assert len(boxes) >= 6
+    for (_, bottom), (top, _) in zip(boxes, boxes[1:], strict=False):
+        assert top >= bottom - 1
