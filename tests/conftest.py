@@ -1,8 +1,9 @@
 """Shared fixtures: an app on a clean database (SQLite always, PostgreSQL when configured)."""
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -77,3 +78,30 @@ def client(app: Flask) -> FlaskClient:
 def runner(app: Flask) -> FlaskCliRunner:
     """A runner for the app's CLI commands."""
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def make_app(app: Flask, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
+    """Another app on the `app` fixture's database (and tables), with extra configuration,
+    e.g. `make_app(WTF_CSRF_ENABLED=True)` for the app as it runs for the family."""
+    made: list[Flask] = []
+
+    def make(**config: Any) -> Flask:
+        other = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "test",
+                "WTF_CSRF_ENABLED": False,
+                "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                **config,
+            },
+            instance_path=str(tmp_path / f"instance-{len(made)}"),
+        )
+        made.append(other)
+        return other
+
+    yield make
+    for other in made:
+        with other.app_context():
+            db.session.remove()
+            db.engine.dispose()

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
-from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -16,7 +14,6 @@ from flask.testing import FlaskClient
 from werkzeug.security import check_password_hash
 from werkzeug.test import TestResponse
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedSignIn, Household
 
@@ -65,32 +62,6 @@ def locked(client: FlaskClient) -> FlaskClient:
     """A client of an app whose household passphrase was set in the app (not signed in)."""
     assert set_passphrase(client).status_code == 303
     return client
-
-
-@pytest.fixture
-def make_app(app: Flask, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
-    """Another app on the fixture's database (its tables), with extra configuration."""
-    made: list[Flask] = []
-
-    def make(**config: Any) -> Flask:
-        other = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "test",
-                "WTF_CSRF_ENABLED": False,
-                "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                **config,
-            },
-            instance_path=str(tmp_path / f"instance-{len(made)}"),
-        )
-        made.append(other)
-        return other
-
-    yield make
-    for other in made:
-        with other.app_context():
-            db.session.remove()
-            db.engine.dispose()
 
 
 # No passphrase: nothing changes ------------------------------------------------------------

@@ -4,18 +4,15 @@ an error. Each test runs on SQLite, and on PostgreSQL when SCOREKEEPER_TEST_DATA
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
-
-from scorekeeper import create_app
-from scorekeeper.extensions import db
 
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -1034,26 +1031,9 @@ def test_tools_setting_out_of_range_is_422(client: FlaskClient) -> None:
 # --- CSRF: the API is exempt --------------------------------------------------------------------
 
 
-def test_api_is_exempt_from_csrf(database_url: str, tmp_path: Path) -> None:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": True,
-            "SQLALCHEMY_DATABASE_URI": database_url,
-        },
-        instance_path=str(tmp_path / "csrf-instance"),
-    )
-    with app.app_context():
-        db.create_all()
-    try:
-        client = app.test_client()
-        session_id = create(client)
-        assert client.post(rounds_url(session_id), json=WENT_OUT).status_code == 201
-        assert client.put(rounds_url(session_id, 1), json=PAPER).status_code == 200
-        assert client.delete(rounds_url(session_id, 1)).status_code == 204
-    finally:
-        with app.app_context():
-            db.session.remove()
-            db.drop_all()
-            db.engine.dispose()
+def test_api_is_exempt_from_csrf(make_app: Callable[..., Flask]) -> None:
+    client = make_app(WTF_CSRF_ENABLED=True).test_client()
+    session_id = create(client)
+    assert client.post(rounds_url(session_id), json=WENT_OUT).status_code == 201
+    assert client.put(rounds_url(session_id, 1), json=PAPER).status_code == 200
+    assert client.delete(rounds_url(session_id, 1)).status_code == 204

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +12,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
 from scorekeeper.rules import LABELS
 from scorekeeper.services import sessions
 from scorekeeper.services.sessions import SessionView
@@ -416,24 +414,9 @@ def test_unknown_ids_show_the_404_page(client: FlaskClient) -> None:
 
 
 @pytest.fixture
-def csrf_app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
+def csrf_app(make_app: Callable[..., Flask]) -> Flask:
     """The app with CSRF protection on, as it runs for the family."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": True,
-            "SQLALCHEMY_DATABASE_URI": database_url,
-        },
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    return make_app(WTF_CSRF_ENABLED=True)
 
 
 def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
