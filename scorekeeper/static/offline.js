@@ -112,8 +112,12 @@
   const problemsOf = async (response) => {
     try {
       const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const text = (nodes) => Array.from(nodes).map((p) => p.textContent.replace(/\s+/g, " ").trim()).filter(Boolean);
+      const text = (nodes) => Array.from(nodes)
+        .filter((p) => !p.querySelector("a.button")) // "Back to the sessions" says nothing
+        .map((p) => p.textContent.replace(/\s+/g, " ").trim())
+        .filter(Boolean);
       const said = text(page.querySelectorAll(".problems p, p.error"));
+      // An error page (a 400 for an expired form, a 404) says it in its plain paragraphs.
       return (said.length ? said : text(page.querySelectorAll("main > p:not(.back)"))).slice(0, 4);
     } catch (error) {
       return [];

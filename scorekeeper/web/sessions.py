@@ -226,8 +226,8 @@ def _chart(view: SessionView) -> Markup | None:
     return running_chart(view, described_by="chart-caption")
 
 
-def _no_store(body: str, status: int = 200) -> Response:
-    response = make_response(body, status)
+def _no_store(body: str) -> Response:
+    response = make_response(body)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -850,7 +850,7 @@ def test_names_in_any_script_are_kept_and_found_case_insensitively(client: Flask
         ("Ann\u2028Marie", "Ann Marie"),
         ("فاطمة", "فاطمة"),
         ("דניאל", "דניאל"),
-        ("Zoe\u0308", "Zoe\u0308"),
+        ("Zoe\u0308", "Zo\u00eb"),  # kept in composed form, so it matches a typed "Zoë"
         ("🇩🇰 Mette", "🇩🇰 Mette"),
         ("<script>alert(1)</script>", "<script>alert(1)</script>"),
         ("x" * 40, "x" * 40),
@@ -981,8 +981,8 @@ SCRIPT = "<script>alert(1)</script>"
 @pytest.mark.parametrize(
     ("players", "changes", "shown"),
     [
-        (SEVEN, {}, "6 players need two tile sets"),
-        ([SCRIPT, *SEVEN[1:]], {}, "6 players need two tile sets"),
+        (SEVEN, {}, "At most 6 players can share a table"),
+        ([SCRIPT, *SEVEN[1:]], {}, "At most 6 players can share a table"),
         (["A" * 10_000, "Bo"], {}, "at most 40 letters"),
         ([SCRIPT + "x" * 20, "Bo"], {}, "at most 40 letters"),
         (["Ann", "Bo\x00"], {}, "cannot be shown"),

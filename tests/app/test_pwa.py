@@ -7,14 +7,11 @@ import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-
-from scorekeeper import create_app
-from scorekeeper.extensions import db
 
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 TEMPLATES = STATIC.parent / "templates"
@@ -133,24 +130,10 @@ def test_axe_is_vendored_with_its_licence_and_never_served_to_pages(client: Flas
         assert "vendor" not in template.read_text(encoding="utf-8"), template
 
 
-@pytest.fixture
-def locked(tmp_path: Path) -> FlaskClient:
-    """An app with a household passphrase: every page needs it."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'locked.sqlite'}",
-            "PASSPHRASE": "tiles on the table",
-        },
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        db.create_all()
-    return app.test_client()
-
-
-def test_the_manifest_and_worker_are_open_behind_a_passphrase(locked: FlaskClient) -> None:
+def test_the_manifest_and_worker_are_open_behind_a_passphrase(
+    make_app: Callable[..., Flask],
+) -> None:
+    locked = make_app(PASSPHRASE="tiles on the table").test_client()
     assert locked.get("/").status_code == 302  # the pages need the passphrase
     assert locked.get("/manifest.webmanifest").status_code == 200
     assert locked.get("/sw.js").status_code == 200
