@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV = .venv
 PORT ?= 5000
 
-.PHONY: run test format clean
+.PHONY: run test format clean messages
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,24 @@ test: $(VENV)/.installed-test
 format: $(VENV)/.installed-test
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+
+# Translations (scorekeeper/translations/README.md): after changing any string a person reads,
+# extract the template, merge it into each language's catalogue and compile the .mo files
+# (committed, so `make run` needs no step of its own).
+LANGUAGES = da et fi fr pl
+TRANSLATIONS = scorekeeper/translations
+
+messages: $(VENV)/.installed
+	$(VENV)/bin/pybabel -q extract -F babel.cfg --no-location --sort-output --project Scorekeeper \
+		--version 0.1.0 -c Translators: -o $(TRANSLATIONS)/messages.pot .
+	for lang in $(LANGUAGES); do \
+		if [ -f $(TRANSLATIONS)/$$lang/LC_MESSAGES/messages.po ]; then \
+			$(VENV)/bin/pybabel -q update --no-wrap -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $$lang; \
+		else \
+			$(VENV)/bin/pybabel -q init --no-wrap -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $$lang; \
+		fi; \
+	done
+	$(VENV)/bin/pybabel compile --statistics -d $(TRANSLATIONS)
 
 clean:
 	rm -rf $(VENV)

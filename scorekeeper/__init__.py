@@ -37,6 +37,10 @@ def create_app(
     migrate.init_app(app, db, render_as_batch=True, directory=str(MIGRATIONS_DIR))
     csrf.init_app(app)
 
+    from scorekeeper.web import i18n
+
+    i18n.init_app(app)  # Flask-Babel: the locale per phone, the /language switcher, formats
+
     from scorekeeper.services import access
 
     access.init_app(app)  # hashes SCOREKEEPER_PASSPHRASE, if set, once

@@ -1,5 +1,6 @@
 """Built-in defaults: the first configuration layer, overridden by instance/config.py and env."""
 
+from pathlib import Path
 from typing import Any
 
 
@@ -24,3 +25,10 @@ class Defaults:
     # How many reverse proxies stand in front (SCOREKEEPER_PROXY_FIX=1 behind one nginx): their
     # X-Forwarded-For/-Proto/-Host are trusted, so the client's address and https are known.
     PROXY_FIX: int = 0
+
+    # Languages (Flask-Babel): the catalogues shipped compiled in scorekeeper/translations, and
+    # the cookie the footer's language switcher sets, remembered on that phone for a year.
+    BABEL_DEFAULT_LOCALE: str = "en"
+    BABEL_TRANSLATION_DIRECTORIES: str = str(Path(__file__).resolve().parent / "translations")
+    LANGUAGE_COOKIE_NAME: str = "lang"
+    LANGUAGE_COOKIE_MAX_AGE: int = 365 * 24 * 60 * 60

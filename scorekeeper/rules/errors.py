@@ -2,8 +2,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+
+class Word(str):
+    """A param that is an English word or phrase a person reads (a setting's label, say).
+
+    It renders as itself, so English messages are unchanged; the web layer translates it as a
+    msgid of its own (the web layer lists every such msgid literally, so it is extracted).
+    """
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class TileName:
+    """A tile in plain words: `red 7`, `spades Q`, `joker`, kept apart so it can be translated.
+
+    `colour` is the colour or suit word (or "joker"), `number` the number or card face ("" for
+    a joker); `str()` gives the English the messages have always shown.
+    """
+
+    colour: str
+    number: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.colour} {self.number}" if self.number else self.colour
+
+
+@dataclass(frozen=True)
+class NameList:
+    """Names or tiles in a sentence: `a, b and c` (`and`), `a, b or c` (`or`), `a, b, c` (`,`)."""
+
+    items: tuple[Any, ...]
+    conjunction: str = "and"
+
+    def __str__(self) -> str:
+        names = [str(i) for i in self.items]
+        if self.conjunction == "," or len(names) == 1:
+            return ", ".join(names)
+        return ", ".join(names[:-1]) + f" {self.conjunction} " + names[-1]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def name_list(items: Sequence[Any], conjunction: str = "and") -> NameList:
+    return NameList(tuple(items), conjunction)
 
 
 @dataclass(frozen=True)
@@ -11,7 +61,9 @@ class Problem:
     """One thing wrong with what was entered; `field` names the player or setting concerned.
 
     `template` is the untranslated message with %(name)s placeholders, so a web layer can
-    translate it; `message` is the English text.
+    translate it; `message` is the English text. A param a person reads as words is a `Word`,
+    a `TileName`, a `NameList` or another `Problem` (a reason inside a reason), never a
+    ready-made English fragment, so the web layer can translate it too.
     """
 
     code: str
@@ -22,6 +74,9 @@ class Problem:
     @property
     def message(self) -> str:
         return self.template % self.params if self.params else self.template
+
+    def __str__(self) -> str:
+        return self.message
 
     def as_dict(self) -> dict[str, str]:
         out = {"code": self.code, "message": self.message}

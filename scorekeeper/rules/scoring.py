@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.rules.errors import Problem, RulesError
+from scorekeeper.rules.errors import NameList, Problem, RulesError, name_list
 from scorekeeper.rules.players import find_player
 from scorekeeper.rules.settings import Settings
 from scorekeeper.rules.tiles import (
@@ -214,15 +214,7 @@ def _pool_winner(
     candidates = narrow(narrow(list(players), first), second)
     chosen = None if named is None else _winner_named(named, players)
     if chosen is not None and chosen not in candidates:
-        raise RulesError.one(
-            "wrong_winner",
-            "%(named)s cannot take the round: %(who)s %(has)s the %(what)s.",
-            "winner",
-            named=chosen,
-            who=_and_list(candidates),
-            has="has" if len(candidates) == 1 else "have",
-            what="fewest tiles" if fewest else "lowest rack",
-        )
+        raise _wrong_winner(chosen, candidates, fewest)
     if len(candidates) == 1:
         return candidates[0]
     if chosen is None:
@@ -234,6 +226,42 @@ def _pool_winner(
             tied=tuple(candidates),
         )
     return chosen
+
+
+def _wrong_winner(chosen: str, candidates: Sequence[str], fewest: bool) -> RulesError:
+    """One full sentence per case, so each can be translated whole."""
+    who = _and_list(candidates)
+    if len(candidates) == 1 and fewest:
+        return RulesError.one(
+            "wrong_winner",
+            "%(named)s cannot take the round: %(who)s has the fewest tiles.",
+            "winner",
+            named=chosen,
+            who=who,
+        )
+    if len(candidates) == 1:
+        return RulesError.one(
+            "wrong_winner",
+            "%(named)s cannot take the round: %(who)s has the lowest rack.",
+            "winner",
+            named=chosen,
+            who=who,
+        )
+    if fewest:
+        return RulesError.one(
+            "wrong_winner",
+            "%(named)s cannot take the round: %(who)s have the fewest tiles.",
+            "winner",
+            named=chosen,
+            who=who,
+        )
+    return RulesError.one(
+        "wrong_winner",
+        "%(named)s cannot take the round: %(who)s have the lowest rack.",
+        "winner",
+        named=chosen,
+        who=who,
+    )
 
 
 def _paper(players: Sequence[str], entry: RoundEntry, settings: Settings) -> ScoredRound:
@@ -455,9 +483,9 @@ def _flags(
     return tuple(p for p in players if scores[p] < low or (p in racks and -racks[p].value < low))
 
 
-def _and_list(names: Sequence[str]) -> str:
-    """`Ann`, `Ann and Bo`, `Ann, Bo and Cy`."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _and_list(names: Sequence[str]) -> NameList:
+    """`Ann`, `Ann and Bo`, `Ann, Bo and Cy` (the web layer translates the "and")."""
+    return name_list(names, "and")
 
 
 def _unknown(name: object, field: str | None = None) -> Problem:
@@ -475,16 +503,18 @@ def _for_player(problem: Problem, player: str) -> Problem:
         return problem
     return Problem(
         problem.code,
-        "%(player)s: " + problem.template,
-        {**problem.params, "player": player},
+        "%(player)s: %(problem)s",
+        {"player": player, "problem": problem},
         player,
     )
 
 
 def _bad_rack(player: str) -> RulesError:
+    if not player:
+        return RulesError.one("bad_rack", "Rack: a rack is a whole number or tiles like r7 k13 j.")
     return RulesError.one(
         "bad_rack",
         "%(player)s: a rack is a whole number or tiles like r7 k13 j.",
-        player or None,
-        player=player or "Rack",
+        player,
+        player=player,
     )

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.rules.errors import Problem
+from scorekeeper.rules.errors import NameList, Problem, name_list
 from scorekeeper.rules.settings import Settings
 from scorekeeper.rules.tiles import COLOURS, JOKER, NUMBERS, Tile, check_supply, sort_tiles
 
@@ -99,7 +99,7 @@ def _invalid_set_in_meld(index: int, check: SetCheck) -> Problem:
     return Problem(
         "bad_meld",
         "Set %(number)d is not valid: %(reason)s",
-        {"number": index + 1, "reason": check.reason.message},
+        {"number": index + 1, "reason": check.reason},
     )
 
 
@@ -148,8 +148,8 @@ def _run_readings(tiles: Sequence[Tile], wrap: bool) -> list[Reading]:
     return readings
 
 
-def _names(tiles: Sequence[Tile], played_with: str) -> str:
-    return ", ".join(t.name(played_with) for t in tiles)
+def _names(tiles: Sequence[Tile], played_with: str) -> NameList:
+    return name_list([t.words(played_with) for t in tiles], ",")
 
 
 def _reason(tiles: tuple[Tile, ...], settings: Settings) -> Problem:
@@ -175,7 +175,7 @@ def _reason(tiles: tuple[Tile, ...], settings: Settings) -> Problem:
         return Problem(
             "bad_set",
             "%(colour)s appears twice: a group needs a different colour on every tile.",
-            {"colour": Tile(numbered[0].number, twice).name(pw)},
+            {"colour": Tile(numbered[0].number, twice).words(pw)},
         )
     if same_colour:
         counts = Counter(t.number for t in numbered)
@@ -184,13 +184,13 @@ def _reason(tiles: tuple[Tile, ...], settings: Settings) -> Problem:
             return Problem(
                 "bad_set",
                 "%(tile)s appears twice: a run has every number once.",
-                {"tile": Tile(repeated[0], numbered[0].colour).name(pw)},
+                {"tile": Tile(repeated[0], numbered[0].colour).words(pw)},
             )
         if repeated:
             return Problem(
                 "bad_set",
                 "%(tile)s appears twice: a group needs different colours, a run different numbers.",
-                {"tile": numbered[0].name(pw)},
+                {"tile": numbered[0].words(pw)},
             )
         if len(tiles) > MAX_RUN:
             return Problem(
@@ -290,6 +290,8 @@ def check_joker_swap(
     def refused(template: str, **params: object) -> SwapCheck:
         return SwapCheck(False, Problem("bad_swap", template, dict(params)), stands_for)
 
+    # Every template below is a whole sentence (one for one joker, one for two), so each is a
+    # msgid of its own; babel.cfg extracts the first argument of `refused`.
     if not settings.jokers_retrievable:
         return refused("Jokers may not be retrieved from the table in this session.")
     if not jokers:
@@ -298,26 +300,28 @@ def check_joker_swap(
         assert check.reason is not None
         return refused(
             "This set is not valid, so no joker can be taken from it: %(reason)s",
-            reason=check.reason.message,
+            reason=check.reason,
         )
+    if tile.is_joker and jokers == 1:
+        return refused("A joker cannot replace a joker: put in the tile it stands for.")
     if tile.is_joker:
-        return refused(
-            "A joker cannot replace a joker: put in the tile %(it)s stands for.",
-            it="it" if jokers == 1 else "one of them",
-        )
+        return refused("A joker cannot replace a joker: put in the tile one of them stands for.")
     check_supply([check.tiles, [tile]], settings.tile_sets, pw)
+    if tile not in stands_for and jokers == 1:
+        return refused(
+            "The joker here stands for %(tiles)s; %(tile)s cannot replace it.",
+            tiles=_or_list([t.words(pw) for t in stands_for]),
+            tile=tile.words(pw),
+        )
     if tile not in stands_for:
         return refused(
-            "%(jokers)s here %(verb)s for %(tiles)s; %(tile)s cannot replace %(it)s.",
-            jokers="The joker" if jokers == 1 else "The jokers",
-            verb="stands" if jokers == 1 else "stand",
-            tiles=_or_list([t.name(pw) for t in stands_for]),
-            tile=tile.name(pw),
-            it="it" if jokers == 1 else "either",
+            "The jokers here stand for %(tiles)s; %(tile)s cannot replace either.",
+            tiles=_or_list([t.words(pw) for t in stands_for]),
+            tile=tile.words(pw),
         )
     return SwapCheck(True, None, stands_for)
 
 
-def _or_list(names: Sequence[str]) -> str:
-    """`red 11`, `blue 2 or blue 5`, `black 5, red 5 or orange 5`."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+def _or_list(names: Sequence[object]) -> NameList:
+    """`red 11`, `blue 2 or blue 5`, `black 5, red 5 or orange 5` (the web translates "or")."""
+    return name_list(names, "or")

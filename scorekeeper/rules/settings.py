@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from scorekeeper.rules.errors import Problem, RulesError
+from scorekeeper.rules.errors import Problem, RulesError, Word
 
 EMPTY_POOL_CHOICES = ("difference", "fewest_tiles")
 PLAYED_WITH_CHOICES = ("tiles", "cards")
 
-#: The labels the app shows, exactly as RULES.md names them.
+#: The labels the app shows, exactly as RULES.md names them. Each is a msgid of its own: the
+#: web layer lists them literally (forms.SETTING_LABELS) so that they are extracted.
 LABELS: dict[str, str] = {
     "tile_sets": "Number of tile sets",
     "min_initial_meld": "Minimum initial meld",
@@ -89,7 +90,7 @@ class Settings:
 
 
 def _check(name: str, value: Any) -> Problem | None:
-    label = LABELS[name]
+    label = Word(LABELS[name])
     if name in ("jokers_retrievable", "run_wrap", "drop_worst_round"):
         if not isinstance(value, bool):
             return Problem("bad_setting", "%(label)s must be on or off.", {"label": label}, name)

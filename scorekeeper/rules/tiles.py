@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from scorekeeper.rules.errors import RulesError
+from scorekeeper.rules.errors import RulesError, TileName
 
 
 class Colour(Enum):
@@ -88,11 +88,15 @@ class Tile:
 
     def name(self, played_with: str = "tiles") -> str:
         """Plain words for messages: `red 7`, `joker`, or `queen of hearts`-style `hearts Q`."""
+        return str(self.words(played_with))
+
+    def words(self, played_with: str = "tiles") -> TileName:
+        """The plain words of `name`, kept apart so the web layer can translate the colour."""
         if self.colour is None:
-            return "joker"
+            return TileName("joker")
         if played_with == "cards":
-            return f"{self.colour.suit_word} {FACES.get(self.number, str(self.number))}"
-        return f"{self.colour.word} {self.number}"
+            return TileName(self.colour.suit_word, FACES.get(self.number, str(self.number)))
+        return TileName(self.colour.word, str(self.number))
 
     def notation(self, played_with: str = "tiles") -> str:
         return self.card_code() if played_with == "cards" else self.code()
@@ -196,13 +200,21 @@ def check_supply(
         count = counts[t]
         limit = copies_per_set(t) * tile_sets
         if count > limit:
+            if tile_sets == 1:
+                raise RulesError.one(
+                    "tile_supply",
+                    "%(tile)s entered %(count)d times; a single set has %(limit)d.",
+                    field=t.code(),
+                    tile=t.words(played_with),
+                    count=count,
+                    limit=limit,
+                )
             raise RulesError.one(
                 "tile_supply",
-                "%(tile)s entered %(count)d times; %(sets)s %(limit)d.",
+                "%(tile)s entered %(count)d times; two sets have %(limit)d.",
                 field=t.code(),
-                tile=t.name(played_with),
+                tile=t.words(played_with),
                 count=count,
-                sets="a single set has" if tile_sets == 1 else "two sets have",
                 limit=limit,
             )
 

@@ -22,6 +22,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedSignIn, Household
+from scorekeeper.rules.errors import Problem
 from scorekeeper.services.sessions import begin_write
 
 MIN_PASSPHRASE = 8
@@ -36,13 +37,20 @@ _COOKIE_SALT = "scorekeeper.household-access"
 
 
 class AccessError(Exception):
-    """A passphrase refused: `code` as the API names it, the message in the family's words."""
+    """A passphrase refused: `code` as the API names it, the message in the family's words.
+
+    It carries a `problem` (an English template with params, extracted as a msgid through
+    `Problem:2`), so the web layer can show it translated; `message` is the English text.
+    """
 
     code = "access_denied"
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, problem: Problem | str) -> None:
+        if isinstance(problem, str):
+            problem = Problem(self.code, problem)
+        super().__init__(problem.message)
+        self.problem = problem
+        self.message = problem.message
 
 
 class WrongPassphrase(AccessError):
@@ -58,8 +66,18 @@ class TooManyAttempts(AccessError):
 
     def __init__(self, retry_after: int) -> None:
         minutes = math.ceil(retry_after / 60)
-        wait = f"{minutes} minute{'s' if minutes != 1 else ''}" if retry_after > 60 else "a minute"
-        super().__init__(f"Too many wrong passphrases from this device: try again in {wait}.")
+        if retry_after > 60:
+            problem = Problem(
+                "too_many_attempts",
+                "Too many wrong passphrases from this device: try again in %(minutes)d minutes.",
+                {"minutes": minutes},
+            )
+        else:
+            problem = Problem(
+                "too_many_attempts",
+                "Too many wrong passphrases from this device: try again in a minute.",
+            )
+        super().__init__(problem)
         self.retry_after = retry_after
 
 
@@ -250,7 +268,7 @@ def check_passphrase(address: str, guess: str | None) -> None:
             _forget_failures(address)
         return
     _record_failure(address)
-    raise WrongPassphrase("That is not the household passphrase.")
+    raise WrongPassphrase(Problem("unauthorized", "That is not the household passphrase."))
 
 
 # Cookies ---------------------------------------------------------------------------------
@@ -290,21 +308,36 @@ def read_cookie(token: str | None) -> CookieClaims | None:
 def _new_passphrase(passphrase: str | None) -> str:
     text = clean(passphrase or "")
     if len(text) < MIN_PASSPHRASE:
-        raise PassphraseRefused(f"A passphrase needs at least {MIN_PASSPHRASE} characters.")
+        raise PassphraseRefused(
+            Problem(
+                "passphrase_refused",
+                "A passphrase needs at least %(min)d characters.",
+                {"min": MIN_PASSPHRASE},
+            )
+        )
     if len(text) > MAX_PASSPHRASE:
-        raise PassphraseRefused(f"A passphrase can have at most {MAX_PASSPHRASE} characters.")
+        raise PassphraseRefused(
+            Problem(
+                "passphrase_refused",
+                "A passphrase can have at most %(max)d characters.",
+                {"max": MAX_PASSPHRASE},
+            )
+        )
     return text
 
 
 def _not_configured(state: AccessState) -> None:
     if state.configured:
         raise PassphraseRefused(
-            "The passphrase is set by the server's configuration (SCOREKEEPER_PASSPHRASE): "
-            "change it there."
+            Problem(
+                "passphrase_refused",
+                "The passphrase is set by the server's configuration (SCOREKEEPER_PASSPHRASE): "
+                "change it there.",
+            )
         )
 
 
-def _write_household(expected_hash: str | None, new_hash: str | None, moved: str) -> None:
+def _write_household(expected_hash: str | None, new_hash: str | None, moved: Problem) -> None:
     """Store a new hash (or none) and bump the cookie epoch, if the stored hash is still the
     one the request saw; `moved` says what to tell the family when it is not."""
     begin_write()
@@ -334,10 +367,20 @@ def set_passphrase(passphrase: str | None) -> None:
     state = access_state()
     _not_configured(state)
     if state.locked:
-        raise PassphraseRefused("A passphrase is already set: change it with the current one.")
+        raise PassphraseRefused(
+            Problem(
+                "passphrase_refused",
+                "A passphrase is already set: change it with the current one.",
+            )
+        )
     new_hash = generate_password_hash(_new_passphrase(passphrase))
     _write_household(
-        None, new_hash, "A passphrase was set a moment ago, perhaps on another phone: sign in."
+        None,
+        new_hash,
+        Problem(
+            "passphrase_refused",
+            "A passphrase was set a moment ago, perhaps on another phone: sign in.",
+        ),
     )
 
 
@@ -346,13 +389,16 @@ def change_passphrase(address: str, current: str | None, passphrase: str | None)
     state = access_state()
     _not_configured(state)
     if not state.locked:
-        raise PassphraseRefused("No passphrase is set yet.")
+        raise PassphraseRefused(Problem("passphrase_refused", "No passphrase is set yet."))
     text = _new_passphrase(passphrase)
     check_passphrase(address, current)
     _write_household(
         state.passphrase_hash,
         generate_password_hash(text),
-        "The passphrase was changed a moment ago, perhaps on another phone.",
+        Problem(
+            "passphrase_refused",
+            "The passphrase was changed a moment ago, perhaps on another phone.",
+        ),
     )
 
 
@@ -366,7 +412,10 @@ def remove_passphrase(address: str, current: str | None) -> None:
     _write_household(
         state.passphrase_hash,
         None,
-        "The passphrase was changed a moment ago, perhaps on another phone.",
+        Problem(
+            "passphrase_refused",
+            "The passphrase was changed a moment ago, perhaps on another phone.",
+        ),
     )
 
 
@@ -379,4 +428,8 @@ def sign_out_every_phone() -> None:
         stored = db.session.scalar(
             sa.select(Household.passphrase_hash).where(Household.id == HOUSEHOLD_ID)
         )
-    _write_household(stored, stored, "The passphrase was changed a moment ago: sign in again.")
+    _write_household(
+        stored,
+        stored,
+        Problem("passphrase_refused", "The passphrase was changed a moment ago: sign in again."),
+    )

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from scorekeeper.rules import MeldCheck, SetCheck
+from scorekeeper.rules import MeldCheck, Problem, SetCheck
 from scorekeeper.rules.sets import SwapCheck
 from scorekeeper.services.sessions import RoundView, SessionView
 
@@ -64,8 +65,21 @@ def session_document(view: SessionView) -> dict[str, Any]:
     }
 
 
-def set_document(check: SetCheck, played_with: str) -> dict[str, Any]:
-    """The table checker's verdict on one set."""
+#: How a document words a problem: English by default; the web layer passes its translator.
+Render = Callable[[Problem], str]
+TextRender = Callable[[str], str]
+
+
+def english(problem: Problem) -> str:
+    return problem.message
+
+
+def same_text(text: str) -> str:
+    return text
+
+
+def set_document(check: SetCheck, played_with: str, render: Render = english) -> dict[str, Any]:
+    """The table checker's verdict on one set (`reason` worded by `render`)."""
     return {
         "valid": check.valid,
         "readings": [
@@ -73,26 +87,31 @@ def set_document(check: SetCheck, played_with: str) -> dict[str, Any]:
             for r in check.readings
         ],
         "points": check.points if check.valid else 0,
-        "reason": check.reason.message if check.reason else None,
+        "reason": render(check.reason) if check.reason else None,
     }
 
 
-def meld_document(check: MeldCheck, played_with: str) -> dict[str, Any]:
+def meld_document(check: MeldCheck, played_with: str, render: Render = english) -> dict[str, Any]:
     """The verdict on an initial meld, with each set's verdict."""
     return {
         "valid": check.valid,
         "points": check.points,
         "minimum": check.minimum,
-        "reason": check.reason.message if check.reason else None,
-        "sets": [set_document(s, played_with) for s in check.sets],
+        "reason": render(check.reason) if check.reason else None,
+        "sets": [set_document(s, played_with, render) for s in check.sets],
     }
 
 
-def swap_document(check: SwapCheck, played_with: str) -> dict[str, Any]:
+def swap_document(
+    check: SwapCheck,
+    played_with: str,
+    render: Render = english,
+    render_text: TextRender = same_text,
+) -> dict[str, Any]:
     """The verdict on taking a joker from the table, with the reminder once it is allowed."""
     return {
         "allowed": check.allowed,
         "stands_for": [t.notation(played_with) for t in check.stands_for],
-        "reason": check.reason.message if check.reason else None,
-        "reminder": check.reminder,
+        "reason": render(check.reason) if check.reason else None,
+        "reminder": render_text(check.reminder) if check.reminder else None,
     }

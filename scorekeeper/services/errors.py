@@ -19,13 +19,23 @@ class NotFound(RulesError):
 
 
 def bad_request(template: str, field: str | None = None, **params: object) -> BadRequest:
+    """A 400 with code bad_request; `template` must be a string literal (babel.cfg extracts
+    the first argument of bad_request as the msgid)."""
     return BadRequest(Problem("bad_request", template, dict(params), field))
 
 
 def not_found(what: str, ident: object) -> NotFound:
-    return NotFound(
-        Problem("not_found", "There is no %(what)s %(ident)s.", {"what": what, "ident": ident})
-    )
+    """A 404 for a session, round, seat or player: one whole sentence each, to translate."""
+    params = {"what": what, "ident": ident}
+    if what == "session":
+        return NotFound(Problem("not_found", "There is no session %(ident)s.", params))
+    if what == "round":
+        return NotFound(Problem("not_found", "There is no round %(ident)s.", params))
+    if what == "seat":
+        return NotFound(Problem("not_found", "There is no seat %(ident)s.", params))
+    if what == "player":
+        return NotFound(Problem("not_found", "There is no player %(ident)s.", params))
+    return NotFound(Problem("not_found", "There is no %(what)s %(ident)s.", params))
 
 
 # No tile is written in more than a few letters ("diamonds 10"); a longer token is refused
@@ -37,15 +47,21 @@ def check_tile_tokens(tokens: list[str], player: str | None = None) -> None:
     """Refuse a token far too long to be a tile as the rules refuse "x9" (bad_tile)."""
     for token in tokens:
         if len(token) > MAX_TILE_TEXT:
-            template = (
+            problem = Problem(
+                "bad_tile",
                 "%(token)s is not a tile: write a colour and a number like r7 or k13, "
-                "or j for a joker."
+                "or j for a joker.",
+                {"token": f"“{token[:20]}…”"},
+                player,
             )
-            params: dict[str, object] = {"token": f"“{token[:20]}…”"}
             if player:
-                template = "%(player)s: " + template
-                params["player"] = player
-            raise RulesError(Problem("bad_tile", template, params, player))
+                problem = Problem(
+                    "bad_tile",
+                    "%(player)s: %(problem)s",
+                    {"player": player, "problem": problem},
+                    player,
+                )
+            raise RulesError(problem)
 
 
 def status_for(error: RulesError) -> int:

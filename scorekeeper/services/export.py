@@ -10,6 +10,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -22,6 +23,19 @@ from scorekeeper.services.sessions import EntryView, SessionView
 BOM = "\ufeff"
 LINE_END = "\r\n"
 HISTORY_HEADER = ("session", "date", "round", "player", "ending", "rack", "score")
+
+
+@dataclass(frozen=True)
+class TableLabels:
+    """The words of the session CSV's first column; the web layer passes them translated
+    (or these English ones, for spreadsheets shared across languages)."""
+
+    round: str = "Round"
+    dropped: str = "Dropped"
+    total: str = "Total"
+
+
+ENGLISH_LABELS = TableLabels()
 # Rows fetched from the database at a time by the history export; memory stays flat.
 HISTORY_CHUNK = 500
 
@@ -71,25 +85,27 @@ def _csv_lines(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:
         buffer.truncate()
 
 
-def session_table_rows(view: SessionView) -> Iterator[list[Cell]]:
+def session_table_rows(
+    view: SessionView, labels: TableLabels = ENGLISH_LABELS
+) -> Iterator[list[Cell]]:
     """The rows of the session CSV: header, one row per round, Dropped (if on), Total."""
     players = view.players
-    yield ["Round", *(text_cell(p) for p in players)]
+    yield [text_cell(labels.round), *(text_cell(p) for p in players)]
     for rnd in view.rounds:
         yield [rnd.number, *(_score(rnd.entries.get(p)) for p in players)]
     table = view.standings
     if view.settings.drop_worst_round:
-        yield ["Dropped", *(table.dropped_scores.get(p) for p in players)]
-    yield ["Total", *(table.totals[p] for p in players)]
+        yield [text_cell(labels.dropped), *(table.dropped_scores.get(p) for p in players)]
+    yield [text_cell(labels.total), *(table.totals[p] for p in players)]
 
 
 def _score(entry: EntryView | None) -> int | None:
     return None if entry is None else entry.score
 
 
-def session_csv(view: SessionView) -> bytes:
+def session_csv(view: SessionView, labels: TableLabels = ENGLISH_LABELS) -> bytes:
     """The session table as a spreadsheet file: UTF-8 with BOM, commas, CRLF, RFC 4180."""
-    return (BOM + "".join(_csv_lines(session_table_rows(view)))).encode("utf-8")
+    return (BOM + "".join(_csv_lines(session_table_rows(view, labels)))).encode("utf-8")
 
 
 def slug(text: str, ascii_only: bool = True) -> str:
@@ -137,7 +153,7 @@ def _history_query() -> sa.Select[tuple[str, date, int, str, str, int | None, in
     )
 
 
-def history_csv_rows() -> Iterator[str]:
+def history_csv_rows(header: Sequence[str] = HISTORY_HEADER) -> Iterator[str]:
     """The history file line by line (BOM first): one row per player per round, all sessions.
 
     One query read in chunks of HISTORY_CHUNK rows (a server-side cursor on PostgreSQL), so
@@ -145,15 +161,17 @@ def history_csv_rows() -> Iterator[str]:
     """
     result = db.session.execute(_history_query().execution_options(yield_per=HISTORY_CHUNK))
     try:
-        lines = _csv_lines(_history_rows(result))
+        lines = _csv_lines(_history_rows(result, header))
         yield BOM + next(lines)
         yield from lines
     finally:
         result.close()
 
 
-def _history_rows(result: Iterable[sa.Row[tuple[Any, ...]]]) -> Iterator[list[Cell]]:
-    yield list(HISTORY_HEADER)
+def _history_rows(
+    result: Iterable[sa.Row[tuple[Any, ...]]], header: Sequence[str] = HISTORY_HEADER
+) -> Iterator[list[Cell]]:
+    yield [text_cell(h) for h in header]
     for name, played_on, number, player, ending, rack, score in result:
         yield [
             text_cell(name),

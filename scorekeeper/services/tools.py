@@ -16,7 +16,15 @@ from scorekeeper.rules import (
     rack_value,
 )
 from scorekeeper.rules.sets import check_joker_swap
-from scorekeeper.services.documents import meld_document, set_document, swap_document
+from scorekeeper.services.documents import (
+    Render,
+    TextRender,
+    english,
+    meld_document,
+    same_text,
+    set_document,
+    swap_document,
+)
 from scorekeeper.services.errors import bad_request, check_tile_tokens
 from scorekeeper.services.sessions import load_session, settings_from_body
 
@@ -55,15 +63,15 @@ def _body(body: object) -> Mapping[str, Any]:
     return body
 
 
-def check_set_tool(body: object) -> dict[str, Any]:
+def check_set_tool(body: object, render: Render = english) -> dict[str, Any]:
     """Is this one set valid, and every way to read it."""
     body = _body(body)
     settings = tool_settings(body)
     check = check_set(_tiles(body.get("tiles"), "tiles"), settings)
-    return set_document(check, settings.played_with)
+    return set_document(check, settings.played_with, render)
 
 
-def check_meld_tool(body: object) -> dict[str, Any]:
+def check_meld_tool(body: object, render: Render = english) -> dict[str, Any]:
     """Do these sets from one rack make the initial meld."""
     body = _body(body)
     settings = tool_settings(body)
@@ -71,7 +79,7 @@ def check_meld_tool(body: object) -> dict[str, Any]:
     if not isinstance(sets, list) or len(sets) > 40:
         raise bad_request("sets must be a list of sets, each a list of tiles.", "sets")
     parsed = [_tiles(s, f"sets.{i}") for i, s in enumerate(sets)]
-    return meld_document(check_meld(parsed, settings), settings.played_with)
+    return meld_document(check_meld(parsed, settings), settings.played_with, render)
 
 
 def rack_tool(body: object) -> dict[str, Any]:
@@ -83,7 +91,9 @@ def rack_tool(body: object) -> dict[str, Any]:
     return {"value": rack_value(tiles, settings.joker_penalty), "count": len(tiles)}
 
 
-def swap_tool(body: object) -> dict[str, Any]:
+def swap_tool(
+    body: object, render: Render = english, render_text: TextRender = same_text
+) -> dict[str, Any]:
     """May a tile from a rack take the place of a joker in this set on the table."""
     body = _body(body)
     settings = tool_settings(body)
@@ -93,4 +103,4 @@ def swap_tool(body: object) -> dict[str, Any]:
         raise bad_request('tile must be one tile like "b5".', "tile")
     check_tile_tokens([tile])
     check = check_joker_swap(table_set, parse_tile(tile), settings)
-    return swap_document(check, settings.played_with)
+    return swap_document(check, settings.played_with, render, render_text)

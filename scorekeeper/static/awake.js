@@ -9,6 +9,7 @@
   if (!button || !("wakeLock" in navigator)) return;
 
   var lock = null;
+  var t = window.ScorekeeperText.t;
 
   function wanted() {
     try {
@@ -29,7 +30,7 @@
 
   function show(on, message) {
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "Screen stays on" : "Keep the screen on";
+    button.textContent = on ? t("awake_on", "Screen stays on") : t("awake_off", "Keep the screen on");
     hint.textContent = message || "";
     hint.hidden = !message;
   }
@@ -43,7 +44,7 @@
         show(true);
       },
       function () {
-        show(false, "This phone would not keep the screen on (battery saver?).");
+        show(false, t("awake_refused", "This phone would not keep the screen on (battery saver?)."));
       }
     );
   }

@@ -11,6 +11,10 @@
   const forms = Array.from(root.querySelectorAll("form[data-check]"));
   const MAX_SETS = 40;
   const MAX_LINE = 2000;
+  const { t, number } = window.ScorekeeperText;
+  const KINDS = { run: t("checker_kind_run", "run"), group: t("checker_kind_group", "group") };
+  const kindOf = (kind) => KINDS[kind] || kind;
+  const pointsOf = (points) => t("checker_points", "%(points)s points", { points: number(points) });
 
   const el = (tag, className, ...children) => {
     const node = document.createElement(tag);
@@ -23,9 +27,11 @@
   /* The page's own refusals of a list of sets (as the server's), or null when it may be sent. */
   const linesProblem = (lines, empty) => {
     if (!lines.length) return empty;
-    if (lines.length > MAX_SETS) return `Check at most ${MAX_SETS} sets at once.`;
+    if (lines.length > MAX_SETS) {
+      return t("checker_at_most_sets", "Check at most %(count)s sets at once.", { count: number(MAX_SETS) });
+    }
     const long = lines.findIndex((line) => line.length > MAX_LINE);
-    return long < 0 ? null : `Line ${long + 1} is too long to be a set.`;
+    return long < 0 ? null : t("checker_line_too_long", "Line %(line)s is too long to be a set.", { line: number(long + 1) });
   };
 
   /* The colour class of a tile or card in notation: c-k, c-r, c-b, c-o (as the page's filter). */
@@ -109,26 +115,32 @@
     box.append(el("p", "entered", line));
     if (answer.status !== 200) {
       box.classList.add("bad");
-      box.append(el("p", "verdict-line", strong("Cannot check"), ` — ${messagesOf(answer).join(" ")}`));
+      box.append(el("p", "verdict-line", strong(t("checker_cannot_check", "Cannot check")), ` — ${messagesOf(answer).join(" ")}`));
       return box;
     }
     const doc = answer.body;
     box.classList.add(doc.valid ? "ok" : "bad");
     if (!doc.valid) {
-      box.append(el("p", "verdict-line", strong("Not valid"), ` — ${doc.reason}`));
+      box.append(el("p", "verdict-line", strong(t("checker_not_valid", "Not valid")), ` — ${doc.reason}`));
       return box;
     }
     const readings = doc.readings;
     const summary =
       readings.length === 1
-        ? `a ${readings[0].kind} worth ${readings[0].points} points.`
-        : `${readings.length} readings; the highest is worth ${doc.points} points.`;
+        ? t("checker_one_reading", "a %(kind)s worth %(points)s points.", {
+          kind: kindOf(readings[0].kind),
+          points: number(readings[0].points),
+        })
+        : t("checker_readings", "%(count)s readings; the highest is worth %(points)s points.", {
+          count: number(readings.length),
+          points: number(doc.points),
+        });
     box.append(
-      el("p", "verdict-line", strong("Valid"), ` — ${summary}`),
+      el("p", "verdict-line", strong(t("checker_valid", "Valid")), ` — ${summary}`),
       el(
         "ul",
         "readings",
-        ...readings.map((r) => el("li", "", `${capitalize(r.kind)} `, tileChips(r.as), ` · ${r.points} points`)),
+        ...readings.map((r) => el("li", "", `${capitalize(kindOf(r.kind))} `, tileChips(r.as), ` · ${pointsOf(r.points)}`)),
       ),
     );
     return box;
@@ -139,11 +151,15 @@
     const box = el("div", `verdict ${doc.valid ? "ok" : "bad"}`);
     let head;
     if (doc.valid) {
-      head = [strong("Makes the initial meld"), ` — ${doc.points} points; the minimum is ${doc.minimum}.`];
+      const said = { points: number(doc.points), minimum: number(doc.minimum) };
+      head = [
+        strong(t("checker_meld_ok", "Makes the initial meld")),
+        ` — ${t("checker_meld_points", "%(points)s points; the minimum is %(minimum)s.", said)}`,
+      ];
     } else if (doc.sets.every((s) => s.valid)) {
-      head = [strong("Not enough"), ` — ${doc.reason}`];
+      head = [strong(t("checker_not_enough", "Not enough")), ` — ${doc.reason}`];
     } else {
-      head = [strong("Not a valid meld"), ` — ${doc.reason}`];
+      head = [strong(t("checker_not_a_meld", "Not a valid meld")), ` — ${doc.reason}`];
     }
     box.append(el("p", "verdict-line", ...head));
     const list = el("ol", "meld-sets");
@@ -151,10 +167,13 @@
       const item = el("li", "", el("span", "entered", lines[i]), ": ");
       if (set.valid) {
         const top = best(set);
-        item.append(`${top.kind} `, tileChips(top.as), ` · ${top.points} points`);
-        if (set.readings.length > 1) item.append(` (the highest of ${set.readings.length} readings)`);
+        item.append(`${kindOf(top.kind)} `, tileChips(top.as), ` · ${pointsOf(top.points)}`);
+        if (set.readings.length > 1) {
+          const count = number(set.readings.length);
+          item.append(` ${t("checker_highest_of", "(the highest of %(count)s readings)", { count })}`);
+        }
       } else {
-        item.append("not valid");
+        item.append(t("checker_set_not_valid", "not valid"));
       }
       list.append(item);
     });
@@ -166,14 +185,20 @@
     const box = el("div", `verdict ${doc.allowed ? "ok" : "bad"}`);
     if (doc.allowed) {
       box.append(
-        el("p", "verdict-line", strong("Allowed"), ` — ${tile} may take the joker's place.`),
+        el(
+          "p",
+          "verdict-line",
+          strong(t("checker_allowed", "Allowed")),
+          ` — ${t("checker_may_take", "%(tile)s may take the joker's place.", { tile })}`,
+        ),
         el("p", "reminder", strong(doc.reminder)),
       );
     } else {
-      box.append(el("p", "verdict-line", strong("Not allowed"), ` — ${doc.reason}`));
+      box.append(el("p", "verdict-line", strong(t("checker_not_allowed", "Not allowed")), ` — ${doc.reason}`));
     }
     if (doc.stands_for.length) {
-      box.append(el("p", "stands-for", "The joker may be replaced by ", tileChips(doc.stands_for)));
+      const replaced = t("checker_replaced_by", "The joker may be replaced by");
+      box.append(el("p", "stands-for", `${replaced} `, tileChips(doc.stands_for)));
     }
     return box;
   };
@@ -183,7 +208,7 @@
     async set(form, rules) {
       const field = form.elements.sets;
       const lines = linesOf(field.value);
-      const problem = linesProblem(lines, "Type a set, like r5 b5 j.");
+      const problem = linesProblem(lines, t("checker_type_set", "Type a set, like r5 b5 j."));
       if (problem) {
         showError(field, problem);
         return null;
@@ -201,7 +226,7 @@
     async meld(form, rules) {
       const field = form.elements.meld;
       const lines = linesOf(field.value);
-      const problem = linesProblem(lines, "Type the sets of the first play, like r10 b10 j.");
+      const problem = linesProblem(lines, t("checker_type_meld", "Type the sets of the first play, like r10 b10 j."));
       if (problem) {
         showError(field, problem);
         return null;
@@ -214,9 +239,9 @@
       const tileField = form.elements.swap_tile;
       const set = setField.value.trim();
       const tile = tileField.value.trim();
-      if (!set) showError(setField, "Type the set on the table, like b3 b4 j.");
-      else if (set.length > MAX_LINE) showError(setField, "This is too long to be a set.");
-      if (!tile) showError(tileField, "Type the tile from the rack, like b5.");
+      if (!set) showError(setField, t("checker_type_table_set", "Type the set on the table, like b3 b4 j."));
+      else if (set.length > MAX_LINE) showError(setField, t("checker_set_too_long", "This is too long to be a set."));
+      if (!tile) showError(tileField, t("checker_type_tile", "Type the tile from the rack, like b5."));
       if (!set || set.length > MAX_LINE || !tile) return null;
       const answer = await ask(root.dataset.apiSwap, { ...rules, set, tile });
       return answer.status === 200 ? [swapVerdict(answer.body, tile)] : [problemsBox(messagesOf(answer))];
@@ -228,7 +253,7 @@
     if (sessionId) return true;
     clearError(meldField);
     if (!/^\d+$/.test(meldField.value.trim())) {
-      showError(meldField, "Enter a whole number, like 30.");
+      showError(meldField, t("checker_whole_number", "Enter a whole number, like 30."));
       rulesForm.closest("details").open = true;
       return false;
     }
@@ -272,10 +297,10 @@
   /* ---- A keypad for the tile fields: a tap adds a tile (or card) in notation to the field,
      whose text stays the truth; for the lists, "New set" starts the next line. ---- */
   const COLOURS = [
-    { letter: "k", word: "black", suit: "s", suitWord: "spades", symbol: "♠" },
-    { letter: "r", word: "red", suit: "h", suitWord: "hearts", symbol: "♥" },
-    { letter: "b", word: "blue", suit: "c", suitWord: "clubs", symbol: "♣" },
-    { letter: "o", word: "orange", suit: "d", suitWord: "diamonds", symbol: "♦" },
+    { letter: "k", suit: "s", symbol: "♠", name: t("colour_black", "black"), suitName: t("suit_spades", "spades") },
+    { letter: "r", suit: "h", symbol: "♥", name: t("colour_red", "red"), suitName: t("suit_hearts", "hearts") },
+    { letter: "b", suit: "c", symbol: "♣", name: t("colour_blue", "blue"), suitName: t("suit_clubs", "clubs") },
+    { letter: "o", suit: "d", symbol: "♦", name: t("colour_orange", "orange"), suitName: t("suit_diamonds", "diamonds") },
   ];
   const FACES = { 1: "A", 11: "J", 12: "Q", 13: "K" };
   const playingCards = () =>
@@ -284,6 +309,7 @@
   keypad.id = "checker-keypad";
   keypad.hidden = true;
   keypad.setAttribute("role", "group");
+  const keypadFor = (field) => t("checker_keypad_for", "Keypad for %(field)s", { field });
   let open = null; // the field the keypad fills
   let openToggle = null;
 
@@ -316,7 +342,10 @@
       for (let n = 1; n <= 13; n += 1) {
         const face = cards ? FACES[n] || String(n) : String(n);
         const token = cards ? `${c.suit}${face}` : `${c.letter}${n}`;
-        const key = button("", `key c-${c.letter}`, cards ? `${c.suitWord} ${face}` : `${c.word} ${n}`);
+        const label = cards
+          ? t("card_name", "%(suit)s %(face)s", { suit: c.suitName, face })
+          : t("tile_name", "%(colour)s %(number)s", { colour: c.name, number: n });
+        const key = button("", `key c-${c.letter}`, label);
         const mark = el("span", "mark", cards ? c.symbol : c.letter);
         mark.setAttribute("aria-hidden", "true");
         key.append(mark, face);
@@ -325,26 +354,26 @@
       }
       keys.append(el("span", "gap"));
     });
-    const joker = button("J", "key joker", "joker");
+    const joker = button("J", "key joker", t("joker", "joker"));
     joker.dataset.token = "j";
     keys.append(joker);
     const actions = el("div", "keypad-actions");
     if (open.tagName === "TEXTAREA") {
-      const next = button("New set", "secondary small");
+      const next = button(t("checker_new_set", "New set"), "secondary small");
       next.dataset.action = "line";
       actions.append(next);
     }
-    const back = button("⌫ Take the last off", "secondary small");
+    const back = button(`⌫ ${t("checker_take_last", "Take the last off")}`, "secondary small");
     back.dataset.action = "back";
-    const done = button("Done", "secondary small");
+    const done = button(t("done", "Done"), "secondary small");
     done.dataset.action = "done";
     actions.append(back, done);
     const legend = el(
       "p",
       "hint",
       cards
-        ? "♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker."
-        : "k black · r red · b blue · o orange · J joker.",
+        ? t("legend_cards", "♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker.")
+        : t("legend_tiles", "k black · r red · b blue · o orange · J joker."),
     );
     keypad.replaceChildren(legend, keys, actions);
   };
@@ -361,7 +390,7 @@
     open = field;
     openToggle = toggle;
     buildKeys();
-    keypad.setAttribute("aria-label", `Keypad for ${toggle.dataset.label}`);
+    keypad.setAttribute("aria-label", keypadFor(toggle.dataset.label));
     toggle.after(keypad);
     keypad.hidden = false;
     toggle.setAttribute("aria-expanded", "true");
@@ -378,9 +407,9 @@
   });
   root.querySelectorAll("[data-keypad]").forEach((field) => {
     const label = root.querySelector(`label[for="${field.id}"]`);
-    const toggle = button("Keypad", "secondary small keypad-toggle");
+    const toggle = button(t("checker_keypad", "Keypad"), "secondary small keypad-toggle");
     toggle.dataset.label = label.textContent.trim();
-    toggle.setAttribute("aria-label", `Keypad for ${toggle.dataset.label}`);
+    toggle.setAttribute("aria-label", keypadFor(toggle.dataset.label));
     toggle.setAttribute("aria-expanded", "false");
     toggle.setAttribute("aria-controls", "checker-keypad");
     toggle.addEventListener("click", () => (open === field ? closeKeypad() : openKeypad(field, toggle)));
@@ -405,7 +434,7 @@
         const toggle = field.closest(".row").querySelector(".keypad-toggle");
         if (toggle) {
           toggle.dataset.label = label.textContent;
-          toggle.setAttribute("aria-label", `Keypad for ${label.textContent}`);
+          toggle.setAttribute("aria-label", keypadFor(label.textContent));
         }
       });
     };
@@ -417,7 +446,7 @@
       forms.forEach((form) => {
         form.action = `${location.pathname}?${query}#${form.closest(".check-section").id}`;
       });
-      summary.textContent = "Rules: Standard, as changed here";
+      summary.textContent = t("checker_rules_changed", "Rules: Standard, as changed here");
       const minimum = document.querySelector("#meld-minimum strong");
       if (minimum) minimum.textContent = meldField.value.trim();
       sayCardsOrTiles(rulesForm.elements.played_with.value === "cards");

@@ -19,13 +19,27 @@
   const alertOut = $("clock-alert");
   const nextOut = $("clock-next");
   const pauseButton = $("clock-pause");
+  const { t, number } = window.ScorekeeperText;
 
   const andList = (names) =>
-    names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    names.length < 2
+      ? names.join("")
+      : t("list_and", "%(items)s and %(last)s", { items: names.slice(0, -1).join(", "), last: names.at(-1) });
   const mmss = (s) => `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
-  const timeUp = penalty > 0
-    ? `Time! Put the table back as it was, take back the tiles you played and draw ${penalty} penalty tile${penalty === 1 ? "" : "s"}.`
-    : "Time! Put the table back as it was and take back the tiles you played.";
+  let timeUp = t("clock_time_up", "Time! Put the table back as it was and take back the tiles you played.");
+  if (penalty === 1) {
+    timeUp = t(
+      "clock_time_up_penalty_one",
+      "Time! Put the table back as it was, take back the tiles you played and draw %(count)s penalty tile.",
+      { count: number(penalty) },
+    );
+  } else if (penalty > 1) {
+    timeUp = t(
+      "clock_time_up_penalty_other",
+      "Time! Put the table back as it was, take back the tiles you played and draw %(count)s penalty tiles.",
+      { count: number(penalty) },
+    );
+  }
 
   let starter = clock.dataset.starter === "" ? 0 : parseInt(clock.dataset.starter, 10);
   let seat = starter;
@@ -42,7 +56,7 @@
   const drawFields = () => Array.from(drawForm.querySelectorAll("input[data-seat]"));
   const offerStart = () => {
     startButton.hidden = false;
-    startButton.textContent = `Start the clock: ${players[starter]} first`;
+    startButton.textContent = t("clock_start", "Start the clock: %(name)s first", { name: players[starter] });
   };
   const showError = (input, text) => {
     const row = input.closest(".row");
@@ -72,10 +86,11 @@
       drawing.forEach((input) => {
         const name = players[parseInt(input.dataset.seat, 10)];
         const text = input.value.trim();
-        const number = /^\d+$/.test(text) ? parseInt(text, 10) : NaN;
-        if (!text) showError(input, `${name}: enter the number of the tile drawn.`);
-        else if (!(number >= 1 && number <= 13)) showError(input, `${name}: a drawn tile is numbered 1 to 13.`);
-        else drawn.push({ input, seat: parseInt(input.dataset.seat, 10), number });
+        const drew = /^\d+$/.test(text) ? parseInt(text, 10) : NaN;
+        if (!text) showError(input, t("clock_enter_number", "%(name)s: enter the number of the tile drawn.", { name }));
+        else if (!(drew >= 1 && drew <= 13)) {
+          showError(input, t("clock_number_range", "%(name)s: a drawn tile is numbered 1 to 13.", { name }));
+        } else drawn.push({ input, seat: parseInt(input.dataset.seat, 10), number: drew });
       });
       if (drawn.length < drawing.length) {
         const first = drawForm.querySelector("[aria-invalid='true']");
@@ -88,17 +103,23 @@
       if (top.length === 1) {
         starter = top[0].seat;
         const order = players.slice(starter).concat(players.slice(0, starter));
-        result.textContent = `${players[starter]} starts (drew ${highest}).`;
+        result.textContent = t("clock_starts", "%(name)s starts (drew %(number)s).", {
+          name: players[starter],
+          number: number(highest),
+        });
         result.classList.add("ok");
         orderLine.hidden = false;
-        orderLine.textContent = `Then ${andList(order.slice(1))}, in seating order.`;
+        orderLine.textContent = t("clock_then", "Then %(names)s, in seating order.", { names: andList(order.slice(1)) });
         offerStart();
         startButton.focus();
         return;
       }
       const names = top.map((d) => players[d.seat]);
       result.classList.remove("ok");
-      result.textContent = `${andList(names)} draw again (${top.length === 2 ? "both" : "all"} drew ${highest}).`;
+      const said = { names: andList(names), number: number(highest) };
+      result.textContent = top.length === 2
+        ? t("clock_draw_again_both", "%(names)s draw again (both drew %(number)s).", said)
+        : t("clock_draw_again_all", "%(names)s draw again (all drew %(number)s).", said);
       orderLine.hidden = true;
       startButton.hidden = true;
       drawFields().forEach((input) => {
@@ -149,14 +170,15 @@
   const render = () => {
     const remaining = msLeft();
     timeOut.textContent = mmss(Math.ceil(remaining / 1000));
-    nameOut.textContent = `${players[seat]}'s turn`;
+    nameOut.textContent = t("clock_turn", "%(name)s's turn", { name: players[seat] });
+    const next = { name: players[(seat + 1) % players.length] };
     nextOut.textContent = expired
-      ? `Tap anywhere for ${players[(seat + 1) % players.length]}'s turn.`
-      : `Next: ${players[(seat + 1) % players.length]} · tap anywhere for the next player`;
+      ? t("clock_tap_for_turn", "Tap anywhere for %(name)s's turn.", next)
+      : t("clock_next", "Next: %(name)s · tap anywhere for the next player", next);
     clock.classList.toggle("paused", !running && !expired);
     clock.classList.toggle("expired", expired);
     clock.classList.toggle("hurry", running && remaining <= 10000);
-    pauseButton.textContent = running ? "Pause" : "Resume";
+    pauseButton.textContent = running ? t("clock_pause", "Pause") : t("clock_resume", "Resume");
     pauseButton.hidden = expired; // at zero only the next turn makes sense
   };
 

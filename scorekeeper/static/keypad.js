@@ -12,13 +12,20 @@
   const cards = form.dataset.playedWith === "cards";
   const jokerPenalty = parseInt(form.dataset.jokerPenalty, 10) || 0;
   const copies = 2 * sets;
+  const { t, number } = window.ScorekeeperText;
 
-  /* The four colours in the box's order, each with the card suit that stands for it. */
+  /* The four colours in the box's order, each with the card suit that stands for it: the
+     words are the notation typed in the field (English in every language), the names are
+     what the page says. */
   const COLOURS = [
-    { letter: "k", word: "black", suit: "s", suitWord: "spades", symbol: "♠" },
-    { letter: "r", word: "red", suit: "h", suitWord: "hearts", symbol: "♥" },
-    { letter: "b", word: "blue", suit: "c", suitWord: "clubs", symbol: "♣" },
-    { letter: "o", word: "orange", suit: "d", suitWord: "diamonds", symbol: "♦" },
+    { letter: "k", word: "black", suit: "s", suitWord: "spades", symbol: "♠",
+      name: t("colour_black", "black"), suitName: t("suit_spades", "spades") },
+    { letter: "r", word: "red", suit: "h", suitWord: "hearts", symbol: "♥",
+      name: t("colour_red", "red"), suitName: t("suit_hearts", "hearts") },
+    { letter: "b", word: "blue", suit: "c", suitWord: "clubs", symbol: "♣",
+      name: t("colour_blue", "blue"), suitName: t("suit_clubs", "clubs") },
+    { letter: "o", word: "orange", suit: "d", suitWord: "diamonds", symbol: "♦",
+      name: t("colour_orange", "orange"), suitName: t("suit_diamonds", "diamonds") },
   ];
   const SHOWN = cards ? ["s", "h", "d", "c"] : ["k", "r", "b", "o"]; // ♠ ♥ ♦ ♣ for cards
   const FACES = { 1: "A", 11: "J", 12: "Q", 13: "K" };
@@ -44,10 +51,12 @@
     return cards ? `${colourOf(id).suit}${FACES[n] || n}` : id;
   };
   const nameOf = (id) => {
-    if (id === "j") return "joker";
+    if (id === "j") return t("joker", "joker");
     const c = colourOf(id);
     const n = numberOf(id);
-    return cards ? `${c.suitWord} ${FACES[n] || n}` : `${c.word} ${n}`;
+    return cards
+      ? t("card_name", "%(suit)s %(face)s", { suit: c.suitName, face: FACES[n] || n })
+      : t("tile_name", "%(colour)s %(number)s", { colour: c.name, number: n });
   };
   const valueOf = (id) => (id === "j" ? jokerPenalty : numberOf(id));
 
@@ -87,20 +96,27 @@
   const counts = () => {
     const found = {};
     racks.filter((input) => !input.disabled).forEach((input) => {
-      tilesIn(input).forEach((t) => {
-        if (t.id) found[t.id] = (found[t.id] || 0) + 1;
+      tilesIn(input).forEach((tile) => {
+        if (tile.id) found[tile.id] = (found[tile.id] || 0) + 1;
       });
     });
     return found;
   };
   const usedUp = (id, count) => {
+    const said = { tile: nameOf(id), count: number(count), copies: number(copies) };
     if (count > copies) {
-      const have = sets === 1 ? "a single set has" : "two sets have";
-      return `${nameOf(id)}: entered ${count} times; ${have} ${copies}`;
+      return sets === 1
+        ? t("keypad_too_many_one_set", "%(tile)s: entered %(count)s times; a single set has %(copies)s", said)
+        : t("keypad_too_many_two_sets", "%(tile)s: entered %(count)s times; two sets have %(copies)s", said);
     }
-    const all = copies === 2 ? "both" : `all ${copies}`;
-    if (id === "j") return `joker: ${all} jokers are already on racks`;
-    return `${nameOf(id)}: ${all} copies are already on racks`;
+    if (id === "j") {
+      return copies === 2
+        ? t("keypad_both_jokers", "%(tile)s: both jokers are already on racks", said)
+        : t("keypad_all_jokers", "%(tile)s: all %(copies)s jokers are already on racks", said);
+    }
+    return copies === 2
+      ? t("keypad_both_copies", "%(tile)s: both copies are already on racks", said)
+      : t("keypad_all_copies", "%(tile)s: all %(copies)s copies are already on racks", said);
   };
 
   const el = (tag, props = {}, ...children) => {
@@ -119,13 +135,13 @@
   const chips = el("div", { className: "chips rack-chips" });
   const keys = el("div", { className: "keys" });
   const used = el("ul", { className: "used-up", id: "keypad-used" });
-  const done = el("button", { type: "button", className: "secondary small" }, "Done");
+  const done = el("button", { type: "button", className: "secondary small" }, t("done", "Done"));
   const legend = el(
     "p",
     { className: "hint" },
     cards
-      ? "♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker. Tap a card to add it, a chosen card to take it off."
-      : "k black · r red · b blue · o orange · J joker. Tap a tile to add it, a chosen tile to take it off.",
+      ? `${t("legend_cards", "♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker.")} ${t("keypad_tap_card", "Tap a card to add it, a chosen card to take it off.")}`
+      : `${t("legend_tiles", "k black · r red · b blue · o orange · J joker.")} ${t("keypad_tap_tile", "Tap a tile to add it, a chosen tile to take it off.")}`,
   );
   const keypad = el("div", { className: "keypad", id: "keypad", hidden: true, role: "group" });
   keypad.setAttribute("aria-labelledby", "keypad-head");
@@ -155,10 +171,17 @@
   let open = null; // the rack input the keypad fills
 
   const toggles = racks.map((input) => {
+    const name = playerOf(input);
     const toggle = el(
       "button",
-      { type: "button", className: "secondary tiles-toggle", ariaLabel: `${cards ? "Cards" : "Tiles"} for ${playerOf(input)}` },
-      cards ? "Cards" : "Tiles",
+      {
+        type: "button",
+        className: "secondary tiles-toggle",
+        ariaLabel: cards
+          ? t("keypad_cards_for", "Cards for %(name)s", { name })
+          : t("keypad_tiles_for", "Tiles for %(name)s", { name }),
+      },
+      cards ? t("keypad_cards", "Cards") : t("keypad_tiles", "Tiles"),
     );
     toggle.setAttribute("aria-expanded", "false");
     toggle.setAttribute("aria-controls", "keypad");
@@ -170,25 +193,38 @@
   const render = () => {
     if (!open) return;
     const inRack = tilesIn(open);
-    const read = inRack.filter((t) => t.id);
-    const value = read.reduce((sum, t) => sum + valueOf(t.id), 0);
-    const word = cards ? "card" : "tile";
-    head.replaceChildren(
-      el("strong", {}, playerOf(open)),
-      isNumber(open.value) && open.value.trim()
-        ? `: entered as ${open.value.trim()}; a tap on a ${word} replaces the number`
-        : `: ${read.length} ${word}${read.length === 1 ? "" : "s"} · ${value} points`,
-    );
+    const read = inRack.filter((tile) => tile.id);
+    const value = read.reduce((sum, tile) => sum + valueOf(tile.id), 0);
+    const said = { value: open.value.trim(), count: number(read.length), points: number(value) };
+    let line;
+    if (isNumber(open.value) && open.value.trim()) {
+      line = cards
+        ? t("keypad_entered_as_card", ": entered as %(value)s; a tap on a card replaces the number", said)
+        : t("keypad_entered_as_tile", ": entered as %(value)s; a tap on a tile replaces the number", said);
+    } else if (read.length === 1) {
+      line = cards
+        ? t("keypad_count_cards_one", ": %(count)s card · %(points)s points", said)
+        : t("keypad_count_tiles_one", ": %(count)s tile · %(points)s points", said);
+    } else {
+      line = cards
+        ? t("keypad_count_cards_other", ": %(count)s cards · %(points)s points", said)
+        : t("keypad_count_tiles_other", ": %(count)s tiles · %(points)s points", said);
+    }
+    head.replaceChildren(el("strong", {}, playerOf(open)), line);
     chips.replaceChildren(
-      ...inRack.map((t, i) => {
+      ...inRack.map((tile, i) => {
+        let label;
+        if (tile.id) label = t("keypad_take_off", "Take %(tile)s off", { tile: nameOf(tile.id) });
+        else if (cards) label = t("keypad_take_off_unread_card", "Take “%(text)s” off (not a card)", { text: tile.raw });
+        else label = t("keypad_take_off_unread_tile", "Take “%(text)s” off (not a tile)", { text: tile.raw });
         const chip = el(
           "button",
           {
             type: "button",
-            className: t.id ? `chip tile ${t.id === "j" ? "joker" : `c-${t.id[0]}`}` : "chip bad",
-            ariaLabel: t.id ? `Take ${nameOf(t.id)} off` : `Take “${t.raw}” off (not a ${word})`,
+            className: tile.id ? `chip tile ${tile.id === "j" ? "joker" : `c-${tile.id[0]}`}` : "chip bad",
+            ariaLabel: label,
           },
-          t.id ? notation(t.id) : `⚠ ${t.raw}`,
+          tile.id ? notation(tile.id) : `⚠ ${tile.raw}`,
           el("span", { ariaHidden: "true", className: "x" }, "×"),
         );
         chip.dataset.index = i;
@@ -226,14 +262,14 @@
   keys.addEventListener("click", (event) => {
     const key = event.target.closest(".key");
     if (!key || key.disabled || !open) return;
-    const kept = isNumber(open.value) ? [] : tokens(open.value).map((t) => t.raw);
+    const kept = isNumber(open.value) ? [] : tokens(open.value).map((tile) => tile.raw);
     write([...kept, notation(key.dataset.tile)]);
   });
   chips.addEventListener("click", (event) => {
     const chip = event.target.closest(".chip");
     if (!chip || !open) return;
     const index = parseInt(chip.dataset.index, 10);
-    const list = tokens(open.value).map((t) => t.raw);
+    const list = tokens(open.value).map((tile) => tile.raw);
     list.splice(index, 1);
     write(list);
     const next = chips.children[Math.min(index, chips.children.length - 1)];
@@ -244,7 +280,7 @@
     open = input;
     input.closest(".seat").after(keypad);
     keypad.hidden = false;
-    toggles.forEach((t, i) => t.setAttribute("aria-expanded", String(racks[i] === input)));
+    toggles.forEach((toggle, i) => toggle.setAttribute("aria-expanded", String(racks[i] === input)));
     if (document.activeElement && document.activeElement.tagName === "INPUT") {
       document.activeElement.blur(); // the phone's keyboard would cover the keys
     }
@@ -254,7 +290,7 @@
     const toggle = toggles[racks.indexOf(open)];
     open = null;
     keypad.hidden = true;
-    toggles.forEach((t) => t.setAttribute("aria-expanded", "false"));
+    toggles.forEach((toggle) => toggle.setAttribute("aria-expanded", "false"));
     if (toggle) toggle.focus();
   };
   done.addEventListener("click", close);

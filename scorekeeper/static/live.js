@@ -19,6 +19,7 @@
   var timer = null;
   var busy = false;
   var noticeTimer = null;
+  var t = window.ScorekeeperText.t;
 
   function schedule(delay) {
     window.clearTimeout(timer);
@@ -93,7 +94,7 @@
 
   function tell(change) {
     if (!notice || !change) return;
-    notice.textContent = change + ".";
+    notice.textContent = t("live_change", "%(change)s.", { change: change });
     window.clearTimeout(noticeTimer);
     noticeTimer = window.setTimeout(function () { notice.textContent = ""; }, 20000);
   }

@@ -9,7 +9,10 @@
   const KEEP_MS = 7 * 24 * 3600 * 1000; // a round kept longer than a week is forgotten
   const PROBE_MS = 4000;
   const RETRY_MS = 15000;
-  const SAVED = "Saved on this phone; it will be sent when the network is back.";
+  const { t, number } = window.ScorekeeperText;
+  const SAVED = t("offline_saved", "Saved on this phone; it will be sent when the network is back.");
+  const savedAndWaiting = (count) =>
+    `${SAVED} ${t("offline_waiting", "%(count)s rounds are waiting on this phone.", { count: number(count) })}`;
 
   const script = document.currentScript;
   const probeUrl = (script && script.dataset.probe) || "/healthz";
@@ -86,11 +89,14 @@
       }
     }
     if (!write(QUEUE, [...others, entry])) {
-      say("This phone could not keep the round: the network is gone. Keep the page open and save again later.");
+      say(t(
+        "offline_not_kept",
+        "This phone could not keep the round: the network is gone. Keep the page open and save again later.",
+      ));
       return;
     }
     const waiting = others.filter((e) => !e.refused).length + 1;
-    say(waiting > 1 ? `${SAVED} ${waiting} rounds are waiting on this phone.` : SAVED);
+    say(waiting > 1 ? savedAndWaiting(waiting) : SAVED);
   };
 
   const entryOf = (target) => {
@@ -155,8 +161,8 @@
         if (response.redirected || response.status >= 500) {
           // Signed out meanwhile, or the server is in trouble: nothing is lost, try later.
           say(response.redirected
-            ? "Sign in again to send the rounds kept on this phone."
-            : "The server could not take the rounds kept on this phone yet; they stay here.");
+            ? t("offline_sign_in", "Sign in again to send the rounds kept on this phone.")
+            : t("offline_server_trouble", "The server could not take the rounds kept on this phone yet; they stay here."));
           return;
         }
         // Refused (a rule, a clash with a round saved meanwhile): nothing was stored. Bring
@@ -196,8 +202,13 @@
     });
     const winner = form.querySelector('input[name="winner"]:checked');
     (winner || form).dispatchEvent(new Event("change", { bubbles: true }));
-    const problems = entry.refused.length ? ` ${entry.refused.join(" ")}` : "";
-    say(`This round was typed while the network was gone and was not saved:${problems} Check it and save again.`);
+    say(entry.refused.length
+      ? t(
+        "offline_refused_because",
+        "This round was typed while the network was gone and was not saved: %(problems)s Check it and save again.",
+        { problems: entry.refused.join(" ") },
+      )
+      : t("offline_refused", "This round was typed while the network was gone and was not saved: Check it and save again."));
     notice.classList.add("flash-error");
   };
 
@@ -239,7 +250,7 @@
 
   const waiting = queue().filter((e) => !e.refused && (!form || e.session === sessionOf(form.action)));
   if (waiting.length && !notice.textContent) {
-    say(waiting.length === 1 ? SAVED : `${SAVED} ${waiting.length} rounds are waiting on this phone.`);
+    say(waiting.length === 1 ? SAVED : savedAndWaiting(waiting.length));
   }
   window.addEventListener("online", send);
   setInterval(send, RETRY_MS);

@@ -12,6 +12,8 @@
   const preview = document.getElementById("preview");
   const save = document.getElementById("save");
   const saveText = save.textContent;
+  const { t, formatter, number } = window.ScorekeeperText;
+  const signs = formatter({ signDisplay: "exceptZero" });
 
   const JOKERS = ["j", "joker", "*", "jkr"];
   const FACES = { a: 1, j: 11, q: 12, k: 13 };
@@ -23,9 +25,11 @@
 
   const fields = (kind) => Array.from(form.querySelectorAll(`input[data-kind="${kind}"]`));
   const nameOf = (input) => form.querySelector(`label[for="${input.id}"]`).textContent.replace("⚠", "").trim();
-  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  const signed = (n) => signs.format(n);
   const andList = (names) =>
-    names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    names.length < 2
+      ? names.join("")
+      : t("list_and", "%(items)s and %(last)s", { items: names.slice(0, -1).join(", "), last: names.at(-1) });
 
   /* A whole number as phones type it (a typographic minus, stray spaces), or null. */
   const whole = (text) => {
@@ -69,6 +73,8 @@
     if (out) out.textContent = text;
   };
 
+  const stillToEnter = (names) => t("round_still_to_enter", "Still to enter: %(names)s.", { names: andList(names) });
+
   const status = (text, good) => {
     preview.hidden = !text;
     preview.textContent = text;
@@ -95,13 +101,16 @@
       else sum += entry.value;
       show(seat, entry && !Number.isNaN(entry.value) ? signed(-entry.value) : "");
     });
-    if (winner === null) return status("Tap who went out.");
+    if (winner === null) return status(t("round_tap_winner", "Tap who went out."));
     const won = bonus ?? sum;
     show(winner, missing.length || unread ? "" : signed(won));
-    if (unread) return status("Some tiles are not readable yet.", false);
-    if (missing.length) return status(`Still to enter: ${andList(missing)}.`);
-    const name = nameOf(inputs[winner]);
-    return status(`${name} ${signed(won)}${bonus ? " (bonus)" : ": adds up to 0"}.`, true);
+    if (unread) return status(t("round_unreadable", "Some tiles are not readable yet."), false);
+    if (missing.length) return status(stillToEnter(missing));
+    const said = { name: nameOf(inputs[winner]), points: signed(won) };
+    return status(
+      bonus ? t("round_winner_bonus", "%(name)s %(points)s (bonus).", said) : t("round_winner_sum", "%(name)s %(points)s: adds up to 0.", said),
+      true,
+    );
   };
 
   const poolEmpty = () => {
@@ -114,8 +123,10 @@
     });
     inputs.forEach((_, seat) => show(seat, ""));
     const missing = seats.filter((s) => s.entry === null).map((s) => s.name);
-    if (missing.length) return status(`Still to enter: ${andList(missing)}.`);
-    if (seats.some((s) => Number.isNaN(s.entry.value))) return status("Some tiles are not readable yet.", false);
+    if (missing.length) return status(stillToEnter(missing));
+    if (seats.some((s) => Number.isNaN(s.entry.value))) {
+      return status(t("round_unreadable", "Some tiles are not readable yet."), false);
+    }
     const narrow = (list, key) => {
       if (list.some((s) => key(s) === null)) return list;
       const low = Math.min(...list.map(key));
@@ -123,10 +134,13 @@
     };
     const byValue = (s) => s.entry.value;
     const byCount = (s) => s.count;
-    if (fewest && seats.some((s) => s.count === null)) return status("Enter every player's tile count.");
+    if (fewest && seats.some((s) => s.count === null)) {
+      return status(t("round_enter_counts", "Enter every player's tile count."));
+    }
     const candidates = fewest ? narrow(narrow(seats, byCount), byValue) : narrow(narrow(seats, byValue), byCount);
     if (candidates.length > 1) {
-      return status(`${andList(candidates.map((s) => s.name))} tie: enter tile counts, or save and say who takes it.`);
+      const names = andList(candidates.map((s) => s.name));
+      return status(t("round_tie", "%(names)s tie: enter tile counts, or save and say who takes it.", { names }));
     }
     const winner = candidates[0];
     let sum = 0;
@@ -138,7 +152,7 @@
     });
     const won = bonus ?? sum;
     show(winner.seat, signed(won));
-    return status(`${winner.name} takes the round: ${signed(won)}.`, true);
+    return status(t("round_takes", "%(name)s takes the round: %(points)s.", { name: winner.name, points: signed(won) }), true);
   };
 
   const paper = () => {
@@ -156,13 +170,24 @@
         if (score > 0) plus.push(nameOf(input));
       }
     });
-    if (unread) return status("A score is a whole number, like -12 or 24.", false);
+    if (unread) return status(t("round_whole_number", "A score is a whole number, like -12 or 24."), false);
     if (missing.length === inputs.length) return status("");
-    if (bonus) return status(missing.length ? `Still to enter: ${andList(missing)}.` : "");
-    if (sum !== 0) return status(`Adds up to ${signed(sum)}${missing.length ? ` so far (still to enter: ${andList(missing)})` : ": someone counted a rack wrong"}.`, missing.length ? undefined : false);
-    if (missing.length) return status(`Adds up to 0 so far; still to enter: ${andList(missing)}.`);
-    if (plus.length > 1) return status(`${andList(plus)} all score plus: only the winner scores plus.`, false);
-    return status("Adds up to 0 ✓", true);
+    if (bonus) return status(missing.length ? stillToEnter(missing) : "");
+    if (sum !== 0 && missing.length) {
+      const said = { sum: signed(sum), names: andList(missing) };
+      return status(t("round_sum_so_far", "Adds up to %(sum)s so far (still to enter: %(names)s).", said));
+    }
+    if (sum !== 0) {
+      return status(t("round_sum_wrong", "Adds up to %(sum)s: someone counted a rack wrong.", { sum: signed(sum) }), false);
+    }
+    if (missing.length) {
+      return status(t("round_zero_so_far", "Adds up to 0 so far; still to enter: %(names)s.", { names: andList(missing) }));
+    }
+    if (plus.length > 1) {
+      const names = andList(plus);
+      return status(t("round_all_plus", "%(names)s all score plus: only the winner scores plus.", { names }), false);
+    }
+    return status(t("round_adds_up", "Adds up to 0 ✓"), true);
   };
 
   const update = { went_out: wentOut, pool_empty: poolEmpty, scores: paper }[ending] || (() => {});
@@ -210,7 +235,7 @@
     flip.type = "button";
     flip.className = "secondary sign";
     flip.textContent = "±";
-    flip.setAttribute("aria-label", `Change the sign of ${nameOf(input)}'s score`);
+    flip.setAttribute("aria-label", t("round_change_sign", "Change the sign of %(name)s's score", { name: nameOf(input) }));
     flip.addEventListener("click", () => {
       const value = input.value.trim().replace(/^[\u2212\u2013]/, "-");
       input.value = value.startsWith("-") ? value.slice(1) : `-${value.replace(/^\+/, "")}`;
@@ -229,7 +254,9 @@
     keyboard.type = "button";
     keyboard.className = "secondary small";
     const lettersAtFirst = racks[0].inputMode === "text"; // the server opened the letters
-    keyboard.textContent = lettersAtFirst ? "Type numbers (123)" : "Type tiles (abc)";
+    const typeNumbers = t("round_type_numbers", "Type numbers (123)");
+    const typeTiles = t("round_type_tiles", "Type tiles (abc)");
+    keyboard.textContent = lettersAtFirst ? typeNumbers : typeTiles;
     keyboard.setAttribute("aria-pressed", String(lettersAtFirst));
     keyboard.addEventListener("click", () => {
       const letters = keyboard.getAttribute("aria-pressed") !== "true";
@@ -237,7 +264,7 @@
       racks.forEach((input) => {
         input.inputMode = letters ? "text" : "numeric";
       });
-      keyboard.textContent = letters ? "Type numbers (123)" : "Type tiles (abc)";
+      keyboard.textContent = letters ? typeNumbers : typeTiles;
     });
     hint.after(keyboard);
   }
@@ -251,7 +278,7 @@
     form.dataset.sent = "1";
     setTimeout(() => {
       save.disabled = true;
-      save.textContent = "Saving…";
+      save.textContent = t("round_saving", "Saving…");
     }, 0);
   });
   window.addEventListener("pageshow", () => {

@@ -30,6 +30,7 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
@@ -48,6 +49,7 @@ from scorekeeper.services.access import (
     WrongPassphrase,
 )
 from scorekeeper.web.api import errors_response
+from scorekeeper.web.messages import translate
 
 bp = Blueprint("access", __name__)
 
@@ -115,23 +117,25 @@ def _api_gate(signed_in: bool) -> Response | None:
         if signed_in:
             return None
         return _unauthorized(
-            "This Scorekeeper has a household passphrase: send it as "
-            "`Authorization: Bearer <passphrase>`."
+            gettext(
+                "This Scorekeeper has a household passphrase: send it as "
+                "`Authorization: Bearer <passphrase>`."
+            )
         )
     scheme, _, credentials = header.partition(" ")
     if scheme.lower() != "bearer" or not credentials.strip():
         return _unauthorized(
-            "Send the household passphrase as `Authorization: Bearer <passphrase>`.",
+            gettext("Send the household passphrase as `Authorization: Bearer <passphrase>`."),
             "invalid_request",
         )
     try:
         access.check_passphrase(client_address(), _header_text(credentials))
     except TooManyAttempts as error:
-        response = errors_response([{"code": error.code, "message": error.message}], 429)
+        response = errors_response([{"code": error.code, "message": translate(error.problem)}], 429)
         response.headers["Retry-After"] = str(error.retry_after)
         return response
     except WrongPassphrase as error:
-        return _unauthorized(error.message, "invalid_token")
+        return _unauthorized(translate(error.problem), "invalid_token")
     return None
 
 
@@ -236,7 +240,7 @@ def sign_in() -> Response | tuple[str, int, dict[str, str]]:
     try:
         access.check_passphrase(client_address(), form.passphrase.data)
     except AccessError as error:
-        add_error(form.passphrase, error.message)
+        add_error(form.passphrase, translate(error.problem))
         status, headers = _refused(error)
         return _sign_in_page(form), status, headers
     response = redirect(target, 303)
@@ -255,7 +259,7 @@ def sign_out() -> Response:
     response = redirect(url_for("access.sign_in" if locked else "sessions.home"), 303)
     _clear_cookie(response)
     if locked:
-        flash("Signed out: this phone needs the passphrase again.", "success")
+        flash(gettext("Signed out: this phone needs the passphrase again."), "success")
     return response
 
 
@@ -270,10 +274,10 @@ def settings() -> Response | tuple[str, int, dict[str, str]]:
     try:
         access.set_passphrase(set_form.passphrase.data)
     except AccessError as error:
-        add_error(set_form.passphrase, error.message)
+        add_error(set_form.passphrase, translate(error.problem))
         status, headers = _refused(error)
         return _settings_page(set_form=set_form), status, headers
-    flash("The household passphrase is set. Sign in with it on this phone too.", "success")
+    flash(gettext("The household passphrase is set. Sign in with it on this phone too."), "success")
     return redirect(url_for("access.sign_in"), 303)
 
 
@@ -287,10 +291,13 @@ def change() -> Response | tuple[str, int, dict[str, str]]:
         access.change_passphrase(client_address(), form.current.data, form.passphrase.data)
     except AccessError as error:
         target = form.passphrase if isinstance(error, PassphraseRefused) else form.current
-        add_error(target, error.message)
+        add_error(target, translate(error.problem))
         status, headers = _refused(error)
         return _settings_page(change_form=form), status, headers
-    flash("Passphrase changed. Every other phone must sign in again with the new one.", "success")
+    flash(
+        gettext("Passphrase changed. Every other phone must sign in again with the new one."),
+        "success",
+    )
     response = redirect(url_for("access.settings"), 303)
     _set_cookie(response, remember=_gate().remember)
     return response
@@ -305,10 +312,13 @@ def remove() -> Response | tuple[str, int, dict[str, str]]:
     try:
         access.remove_passphrase(client_address(), form.current.data)
     except AccessError as error:
-        add_error(form.current, error.message)
+        add_error(form.current, translate(error.problem))
         status, headers = _refused(error)
         return _settings_page(remove_form=form), status, headers
-    flash("The passphrase is removed: anyone on this network can use Scorekeeper.", "success")
+    flash(
+        gettext("The passphrase is removed: anyone on this network can use Scorekeeper."),
+        "success",
+    )
     response = redirect(url_for("sessions.home"), 303)
     _clear_cookie(response)
     return response
@@ -318,7 +328,7 @@ def remove() -> Response | tuple[str, int, dict[str, str]]:
 def sign_out_everywhere() -> Response:
     """Every phone, this one too, needs the passphrase again (a lost phone, a guest gone)."""
     access.sign_out_every_phone()
-    flash("Every phone is signed out, this one too.", "success")
+    flash(gettext("Every phone is signed out, this one too."), "success")
     response = redirect(url_for("access.sign_in"), 303)
     _clear_cookie(response)
     return response

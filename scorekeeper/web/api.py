@@ -13,6 +13,7 @@ from scorekeeper.rules import RulesError
 from scorekeeper.services import rounds, sessions, tools
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
+from scorekeeper.web.messages import problem_dict, rules_text, translate
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -28,7 +29,8 @@ def errors_response(problems: list[dict[str, str]], status: int) -> Response:
 @bp.errorhandler(RulesError)
 def rules_error(error: RulesError) -> Response:
     db.session.rollback()
-    return errors_response([p.as_dict() for p in error.problems], status_for(error))
+    # `code` stays the same in every language; `message` is in the request's language.
+    return errors_response([problem_dict(p) for p in error.problems], status_for(error))
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -71,13 +73,25 @@ def json_body() -> Any:
     return body
 
 
+def _name_or_default(name: Any) -> Any:
+    """No name (or a blank one): the day, in the request's language (Accept-Language)."""
+    from scorekeeper.web.sessions import default_session_name
+
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return default_session_name()
+    return name
+
+
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int, dict[str, str]]:
     body = json_body()
     if not isinstance(body, dict):
         raise bad_request("The body must be a JSON object.")
     view = sessions.create_session(
-        body.get("players"), body.get("name"), body.get("rounds"), body.get("rules")
+        body.get("players"),
+        _name_or_default(body.get("name")),
+        body.get("rounds"),
+        body.get("rules"),
     )
     location = url_for("api.get_session", session_id=view.id)
     return jsonify(session_document(view)), 201, {"Location": location}
@@ -144,12 +158,12 @@ def delete_round(session_id: int, number: int) -> tuple[str, int]:
 
 @bp.post("/rules/set")
 def check_set() -> Response:
-    return jsonify(tools.check_set_tool(json_body()))
+    return jsonify(tools.check_set_tool(json_body(), translate))
 
 
 @bp.post("/rules/meld")
 def check_meld() -> Response:
-    return jsonify(tools.check_meld_tool(json_body()))
+    return jsonify(tools.check_meld_tool(json_body(), translate))
 
 
 @bp.post("/rules/rack")
@@ -159,7 +173,7 @@ def check_rack() -> Response:
 
 @bp.post("/rules/swap")
 def check_swap() -> Response:
-    return jsonify(tools.swap_tool(json_body()))
+    return jsonify(tools.swap_tool(json_body(), translate, rules_text))
 
 
 @bp.get("/openapi.json")

@@ -7,6 +7,7 @@ server sets the session's clock and answers who starts, which also works without
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask_babel import format_number, gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import DrawForm, SecondsForm, add_error, draw_form
@@ -15,6 +16,7 @@ from scorekeeper.rules.turns import StartDraw, turn_order, who_starts
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionView
+from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import and_list, forget_undo, session_or_404
 
 bp = Blueprint("clock", __name__, url_prefix="/sessions/<int:session_id>/clock")
@@ -42,13 +44,15 @@ def set_seconds(session_id: int) -> Response | tuple[str, int]:
             abort(404)
         except RulesError as error:
             for problem in error.problems:
-                add_error(form.seconds, problem.message)
+                add_error(form.seconds, translate(problem))
             page = _clock_page(view, form, draw_form(view.players, formdata=None))
             return page, status_for(error)
         forget_undo()
         seconds = view.settings.seconds_per_turn
         flash(
-            f"Seconds per turn: {seconds}." if seconds else "The turn clock is off.",
+            gettext("Seconds per turn: %(seconds)s.", seconds=format_number(seconds))
+            if seconds
+            else gettext("The turn clock is off."),
             "success",
         )
         return redirect(url_for("clock.show", session_id=session_id))
@@ -67,7 +71,7 @@ def start(session_id: int) -> str | tuple[str, int]:
     except RulesError as error:
         for problem in error.problems:
             if problem.field in view.players:
-                add_error(form[f"drawn_{view.players.index(problem.field)}"], problem.message)
+                add_error(form[f"drawn_{view.players.index(problem.field)}"], translate(problem))
         return _clock_page(view, SecondsForm(formdata=None), form), status_for(error)
     if outcome.tied:
         seats = [view.players.index(p) for p in outcome.tied]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper.extensions import db
@@ -36,7 +37,12 @@ def register_error_handlers(app: Flask) -> None:
         wrapped = InternalServerError()
         if _wants_json():
             return errors_response(
-                [{"code": "internal_error", "message": "Something went wrong; nothing was saved."}],
+                [
+                    {
+                        "code": "internal_error",
+                        "message": gettext("Something went wrong; nothing was saved."),
+                    }
+                ],
                 500,
             )
         return render_template("errors/error.html", error=wrapped), 500

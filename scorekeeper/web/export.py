@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, stream_with_context
+from flask import Blueprint, Response, abort, request, stream_with_context
+from flask_babel import gettext, pgettext
 
 from scorekeeper.services import export
 from scorekeeper.services.errors import NotFound
@@ -15,6 +16,35 @@ bp = Blueprint("export", __name__)
 CSV_TYPE = "text/csv; charset=utf-8"
 # RFC 5987 attr-char: what may stand unescaped in filename*=UTF-8''...
 ATTR_CHARS = "!#$&+-.^_`|~"
+
+
+def english_labels() -> bool:
+    """`?labels=en` keeps the header row in English, for spreadsheets shared across languages."""
+    return request.args.get("labels", "").strip().lower() == "en"
+
+
+def table_labels() -> export.TableLabels:
+    """The first column's words in the request's language (or English with `?labels=en`)."""
+    if english_labels():
+        return export.ENGLISH_LABELS
+    return export.TableLabels(
+        round=gettext("Round"), dropped=gettext("Dropped"), total=gettext("Total")
+    )
+
+
+def history_header() -> tuple[str, ...]:
+    """The history file's header row in the request's language (or English, `?labels=en`)."""
+    if english_labels():
+        return export.HISTORY_HEADER
+    return (
+        pgettext("history CSV heading", "session"),
+        pgettext("history CSV heading", "date"),
+        pgettext("history CSV heading", "round"),
+        pgettext("history CSV heading", "player"),
+        pgettext("history CSV heading", "ending"),
+        pgettext("history CSV heading", "rack"),
+        pgettext("history CSV heading", "score"),
+    )
 
 
 def _as_attachment(response: Response, filename: str, unicode_filename: str | None = None) -> None:
@@ -33,7 +63,7 @@ def session_csv(session_id: int) -> Response:
         view = get_session(session_id)
     except NotFound:
         abort(404)
-    response = Response(export.session_csv(view), content_type=CSV_TYPE)
+    response = Response(export.session_csv(view, table_labels()), content_type=CSV_TYPE)
     _as_attachment(
         response,
         export.session_csv_filename(view),
@@ -45,6 +75,7 @@ def session_csv(session_id: int) -> Response:
 @bp.get("/export.csv")
 def history_csv() -> Response:
     """Every round of every session, streamed as it is read from the database."""
-    response = Response(stream_with_context(export.history_csv_rows()), content_type=CSV_TYPE)
+    rows = export.history_csv_rows(history_header())
+    response = Response(stream_with_context(rows), content_type=CSV_TYPE)
     _as_attachment(response, export.history_csv_filename())
     return response

@@ -8,6 +8,7 @@ from scorekeeper.rules import RulesError
 from scorekeeper.services import stats
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.stats import Period
+from scorekeeper.web.messages import translate
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -24,7 +25,7 @@ def _filter(error: RulesError | None) -> dict[str, object]:
     """What the date filter shows: the dates as typed, and the problems with them."""
     problems: dict[str, list[str]] = {}
     for problem in error.problems if error else []:
-        problems.setdefault(problem.field or "", []).append(problem.message)
+        problems.setdefault(problem.field or "", []).append(translate(problem))
     dates = {name: request.args.get(name, "")[:40] for name in ("from", "to")}
     # Links to other player pages keep a valid period; a wrong one is not passed on.
     query = {} if error else {name: value for name, value in dates.items() if value.strip()}

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import format_number, gettext
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
@@ -19,6 +21,7 @@ from scorekeeper.rules import Problem, RulesError
 from scorekeeper.services import rounds
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import RoundView, SessionView, get_session, session_version
+from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import (
     UNDO_KEY,
     forget_undo,
@@ -30,9 +33,9 @@ from scorekeeper.web.sessions import (
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>")
 
 ENDING_TITLES = {
-    "went_out": "Someone went out",
-    "pool_empty": "The pool ran out",
-    "scores": "Scores as on paper",
+    "went_out": _l("Someone went out"),
+    "pool_empty": _l("The pool ran out"),
+    "scores": _l("Scores as on paper"),
 }
 
 
@@ -55,8 +58,11 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
     if request.method == "GET":
         if view.complete:
             flash(
-                f"All {view.rounds_planned} rounds are played: "
-                "play another round first if the family agrees.",
+                gettext(
+                    "All %(rounds)s rounds are played: "
+                    "play another round first if the family agrees.",
+                    rounds=format_number(view.rounds_planned),
+                ),
                 "error",
             )
             return redirect(url_for("sessions.show", session_id=session_id))
@@ -130,8 +136,10 @@ def _record(
         general = form.show_problems(error.problems, body)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
-    verb = "saved" if number is None else "changed"
-    flash(f"Round {saved.number} {verb}.", "success")
+    if number is None:
+        flash(gettext("Round %(number)s saved.", number=format_number(saved.number)), "success")
+    else:
+        flash(gettext("Round %(number)s changed.", number=format_number(saved.number)), "success")
     return redirect(url_for("sessions.show", session_id=view.id))
 
 
@@ -151,10 +159,14 @@ def _round_page(
     wrong_winner = any(p.field == "winner" for p in problems)
     if number is None:
         tabs = {"endpoint": "rounds.new", "args": {"session_id": view.id}}
-        title = f"Round {view.standings.rounds_played + 1} of {view.rounds_planned}"
+        title = gettext(
+            "Round %(number)s of %(planned)s",
+            number=format_number(view.standings.rounds_played + 1),
+            planned=format_number(view.rounds_planned),
+        )
     else:
         tabs = {"endpoint": "rounds.edit", "args": {"session_id": view.id, "number": number}}
-        title = f"Edit round {number}"
+        title = gettext("Edit round %(number)s", number=format_number(number))
     seats = range(len(view.players))
     counts_typed = any(
         form.seat_field("count", i).data or form.seat_field("count", i).errors for i in seats
@@ -193,14 +205,14 @@ def delete(session_id: int, number: int) -> str | Response:
 
 
 UNDONE = {
-    "add": "Round %(number)d is taken back.",
-    "edit": "Round %(number)d is as it was before the edit.",
-    "delete": "Round %(number)d is back.",
+    "add": _l("Round %(number)s is taken back."),
+    "edit": _l("Round %(number)s is as it was before the edit."),
+    "delete": _l("Round %(number)s is back."),
 }
 TOO_LATE = {
-    "add": "The table changed since that round was added: delete it instead.",
-    "edit": "The table changed since that edit: change the round again instead.",
-    "delete": "The table changed since that delete: enter the round again instead.",
+    "add": _l("The table changed since that round was added: delete it instead."),
+    "edit": _l("The table changed since that edit: change the round again instead."),
+    "delete": _l("The table changed since that delete: enter the round again instead."),
 }
 
 
@@ -213,7 +225,7 @@ def restore(session_id: int) -> Response:
     kind = str((undo or session.get(UNDO_KEY) or {}).get("kind", "delete"))
     forget_undo()
     if undo is None:
-        flash(TOO_LATE.get(kind, TOO_LATE["delete"]), "error")
+        flash(str(TOO_LATE.get(kind, TOO_LATE["delete"])), "error")
         return redirect(url_for("sessions.show", session_id=session_id))
     number = int(undo["number"])
     try:
@@ -221,9 +233,10 @@ def restore(session_id: int) -> Response:
     except NotFound:
         abort(404)
     except RulesError as error:
-        message = TOO_LATE.get(kind) if error.code == "stale_undo" else None
+        late = TOO_LATE.get(kind) if error.code == "stale_undo" else None
+        message = str(late) if late is not None else None
         for problem in error.problems:
-            flash(message or problem.message, "error")
+            flash(message or translate(problem), "error")
     else:
-        flash(UNDONE[kind] % {"number": number}, "success")
+        flash(str(UNDONE[kind]) % {"number": format_number(number)}, "success")
     return redirect(url_for("sessions.show", session_id=session_id))

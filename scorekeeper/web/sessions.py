@@ -19,11 +19,13 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import format_date, format_number, gettext
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
     SCORING_SETTINGS,
+    SETTING_LABELS,
     TABLE_SETTINGS,
     ButtonForm,
     NewSessionForm,
@@ -35,12 +37,13 @@ from scorekeeper.forms import (
     preset_values,
     with_preset,
 )
-from scorekeeper.rules import LABELS, RulesError
+from scorekeeper.rules import RulesError
 from scorekeeper.services import sessions
 from scorekeeper.services.chart import running_chart
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionView
 from scorekeeper.web.api import session_etag
+from scorekeeper.web.messages import translate
 
 bp = Blueprint("sessions", __name__)
 
@@ -125,13 +128,26 @@ def round_of(view: SessionView) -> str:
     """Where the evening stands: the round being played now, or that all are played."""
     played, planned = view.standings.rounds_played, view.rounds_planned
     if view.complete:
-        return f"All {planned} rounds played" if played == planned else f"{played} rounds played"
-    return f"Round {played + 1} of {planned}"
+        if played == planned:
+            return gettext("All %(planned)s rounds played", planned=format_number(planned))
+        return gettext("%(played)s rounds played", played=format_number(played))
+    return gettext(
+        "Round %(number)s of %(planned)s",
+        number=format_number(played + 1),
+        planned=format_number(planned),
+    )
+
+
+def default_session_name(day: date | None = None) -> str:
+    """A session typed without a name is named after its day, in the request's language:
+    "Monday 30 November", "poniedziałek 30 listopada" (the services' default is English)."""
+    return format_date(day or date.today(), "EEEE d MMMM")
 
 
 @bp.app_context_processor
 def setting_labels() -> dict[str, Any]:
-    return {"labels": LABELS}
+    """The setting labels in the request's language (lazy: each renders when shown)."""
+    return {"labels": SETTING_LABELS}
 
 
 @bp.get("/")
@@ -156,7 +172,7 @@ def new_session() -> str | Response | tuple[str, int]:
         return _new_session_page(form, []), 422
     try:
         view = sessions.create_session(
-            form.players(), form.name.data, form.rounds.data, form.rules()
+            form.players(), form.name.data or default_session_name(), form.rounds.data, form.rules()
         )
     except RulesError as error:
         general = form.show_problems(error.problems)
@@ -170,7 +186,7 @@ def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
         SelectChoice("tournament", "Tournament"),
     ]
     if form.preset.data not in ("standard", "tournament"):
-        form.preset.choices.insert(0, SelectChoice("", "Our last settings"))
+        form.preset.choices.insert(0, SelectChoice("", gettext("Our last settings")))
     return render_template(
         "sessions/new.html",
         form=form,
@@ -252,11 +268,11 @@ def notes(session_id: int) -> Response | tuple[str, int]:
         abort(404)
     except RulesError as error:
         for problem in error.problems:
-            add_error(form.notes, problem.message)
+            add_error(form.notes, translate(problem))
         page = _session_page(session_or_404(session_id), notes_form=form, notes_open=True)
         return page, status_for(error)
     forget_undo()
-    flash("Notes saved." if view.notes else "Notes cleared.", "success")
+    flash(gettext("Notes saved.") if view.notes else gettext("Notes cleared."), "success")
     return redirect(url_for("sessions.show", session_id=session_id, _anchor="notes-section"))
 
 
@@ -303,10 +319,16 @@ def extend(session_id: int) -> Response:
         abort(404)
     except RulesError as error:
         for problem in error.problems:
-            flash(problem.message, "error")
+            flash(translate(problem), "error")
         return redirect(url_for("sessions.show", session_id=session_id))
     forget_undo()
-    flash(f"One more round: {view.rounds_planned} rounds in all.", "success")
+    flash(
+        gettext(
+            "One more round: %(rounds)s rounds in all.",
+            rounds=format_number(view.rounds_planned),
+        ),
+        "success",
+    )
     return redirect(url_for("sessions.show", session_id=session_id))
 
 
@@ -320,11 +342,11 @@ def rename(session_id: int, position: int) -> Response | tuple[str, int]:
         abort(404)
     except RulesError as error:
         for problem in error.problems:
-            add_error(form.name, problem.message)
+            add_error(form.name, translate(problem))
         view = session_or_404(session_id)
         if not 0 <= position < len(view.players):
             abort(404)
         return _session_page(view, {position: form}, rename_open=True), status_for(error)
     forget_undo()
-    flash(f"Renamed to {view.players[position]}.", "success")
+    flash(gettext("Renamed to %(name)s.", name=view.players[position]), "success")
     return redirect(url_for("sessions.show", session_id=session_id))

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import format_number, gettext
+from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
     Form,
@@ -24,10 +26,11 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired
 
-from scorekeeper.forms import SelectChoice, add_error
-from scorekeeper.rules import LABELS, RulesError, Settings
+from scorekeeper.forms import SETTING_LABELS, SelectChoice, add_error
+from scorekeeper.rules import RulesError, Settings
 from scorekeeper.services import tools
 from scorekeeper.services.sessions import SessionView
+from scorekeeper.web.messages import rules_text, translate
 from scorekeeper.web.sessions import session_or_404
 
 bp = Blueprint("tools", __name__, url_prefix="/tools")
@@ -44,22 +47,22 @@ class RulesForm(Form):
     """The settings that change a verdict, for a check without a session (sent by GET)."""
 
     rules = HiddenField(default="chosen")  # marks the toggles as sent: an unticked box is off
-    run_wrap = BooleanField(LABELS["run_wrap"])
-    jokers_retrievable = BooleanField(LABELS["jokers_retrievable"], default=True)
+    run_wrap = BooleanField(SETTING_LABELS["run_wrap"])
+    jokers_retrievable = BooleanField(SETTING_LABELS["jokers_retrievable"], default=True)
     tile_sets = SelectField(
-        LABELS["tile_sets"],
-        choices=[SelectChoice(1, "1 (2-4 players)"), SelectChoice(2, "2 (5-6 players)")],
+        SETTING_LABELS["tile_sets"],
+        choices=[SelectChoice(1, _l("1 (2-4 players)")), SelectChoice(2, _l("2 (5-6 players)"))],
         coerce=int,
         default=1,
     )
     min_initial_meld = IntegerField(
-        LABELS["min_initial_meld"],
+        SETTING_LABELS["min_initial_meld"],
         default=30,
-        validators=[InputRequired("Enter a whole number, like 30.")],
+        validators=[InputRequired(_l("Enter a whole number, like 30."))],
     )
     played_with = SelectField(
-        LABELS["played_with"],
-        choices=[SelectChoice("tiles", "Tiles"), SelectChoice("cards", "Cards")],
+        SETTING_LABELS["played_with"],
+        choices=[SelectChoice("tiles", _l("Tiles")), SelectChoice("cards", _l("Cards"))],
         default="tiles",
     )
 
@@ -71,20 +74,20 @@ class RulesForm(Form):
 class SetsForm(Form):
     """One set or several, one per line."""
 
-    sets = TextAreaField("Sets, one per line")
+    sets = TextAreaField(_l("Sets, one per line"))
 
 
 class MeldForm(Form):
     """The sets of one player's first play, one per line."""
 
-    meld = TextAreaField("Sets from one rack, one per line")
+    meld = TextAreaField(_l("Sets from one rack, one per line"))
 
 
 class SwapForm(Form):
     """A set on the table with a joker, and the tile that would take the joker's place."""
 
-    swap_set = StringField("Set on the table")
-    swap_tile = StringField("Tile from the rack")
+    swap_set = StringField(_l("Set on the table"))
+    swap_tile = StringField(_l("Tile from the rack"))
 
 
 @dataclass
@@ -120,7 +123,7 @@ def lines_of(text: str | None) -> list[str]:
 
 
 def _problems(error: RulesError) -> list[str]:
-    return [p.message for p in error.problems]
+    return [translate(p) for p in error.problems]
 
 
 @bp.route("/check", methods=["GET", "POST"])
@@ -139,7 +142,7 @@ def check() -> tuple[str, int]:
         rules_ok = False
         base.pop("rules")
         for problem in error.problems:
-            add_error(rules_form[problem.field or "min_initial_meld"], problem.message)
+            add_error(rules_form[problem.field or "min_initial_meld"], translate(problem))
     posted = request.form.get("check") if request.method == "POST" else None
     data = request.form if posted else None
     forms = {
@@ -148,7 +151,7 @@ def check() -> tuple[str, int]:
         "swap": SwapForm(data if posted == "swap" else None),
     }
     if settings.played_with == "cards":
-        forms["swap"]["swap_tile"].label.text = "Card from the hand"
+        forms["swap"]["swap_tile"].label.text = gettext("Card from the hand")
     answers = Answers()
     if posted in forms and rules_ok:
         _answer(posted, forms[posted], base, answers)
@@ -192,34 +195,42 @@ def _lines_or_error(form_field: Any, empty: str) -> list[str]:
     if not lines:
         add_error(form_field, empty)
     elif len(lines) > MAX_SETS:
-        add_error(form_field, f"Check at most {MAX_SETS} sets at once.")
+        add_error(
+            form_field,
+            gettext("Check at most %(count)s sets at once.", count=format_number(MAX_SETS)),
+        )
     elif long := [i for i, line in enumerate(lines, 1) if len(line) > MAX_LINE]:
-        add_error(form_field, f"Line {long[0]} is too long to be a set.")
+        add_error(
+            form_field,
+            gettext("Line %(number)s is too long to be a set.", number=format_number(long[0])),
+        )
     return [] if form_field.errors else lines
 
 
 def _answer_sets(form: Form, base: dict[str, Any], answers: Answers) -> None:
-    lines = _lines_or_error(form["sets"], "Type a set, like r5 b5 j.")
+    lines = _lines_or_error(form["sets"], gettext("Type a set, like r5 b5 j."))
     for line in lines:
         answer = SetAnswer(line)
         try:
-            answer.verdict = tools.check_set_tool({**base, "tiles": line})
+            answer.verdict = tools.check_set_tool({**base, "tiles": line}, translate)
         except RulesError as error:
             answer.problems = _problems(error)
         answers.sets.append(answer)
     if len(lines) > 1 and not any(a.problems for a in answers.sets):
         # Sets on one table share the tiles: the meld tool checks the supply across its sets.
         try:
-            tools.check_meld_tool({**base, "sets": lines})
+            tools.check_meld_tool({**base, "sets": lines}, translate)
         except RulesError as error:
             answers.together = _problems(error)
 
 
 def _answer_meld(form: Form, base: dict[str, Any], answers: Answers) -> None:
-    lines = _lines_or_error(form["meld"], "Type the sets of the first play, like r10 b10 j.")
+    lines = _lines_or_error(
+        form["meld"], gettext("Type the sets of the first play, like r10 b10 j.")
+    )
     if lines:
         try:
-            answers.meld = tools.check_meld_tool({**base, "sets": lines})
+            answers.meld = tools.check_meld_tool({**base, "sets": lines}, translate)
             answers.meld_lines = lines
         except RulesError as error:
             answers.problems["meld"] = _problems(error)
@@ -228,15 +239,17 @@ def _answer_meld(form: Form, base: dict[str, Any], answers: Answers) -> None:
 def _answer_swap(form: Form, base: dict[str, Any], answers: Answers) -> None:
     table_set, tile = ((form[name].data or "").strip() for name in ("swap_set", "swap_tile"))
     if not table_set:
-        add_error(form["swap_set"], "Type the set on the table, like b3 b4 j.")
+        add_error(form["swap_set"], gettext("Type the set on the table, like b3 b4 j."))
     elif len(table_set) > MAX_LINE:
-        add_error(form["swap_set"], "This is too long to be a set.")
+        add_error(form["swap_set"], gettext("This is too long to be a set."))
         table_set = ""
     if not tile:
-        add_error(form["swap_tile"], "Type the tile from the rack, like b5.")
+        add_error(form["swap_tile"], gettext("Type the tile from the rack, like b5."))
     if table_set and tile:
         try:
-            answers.swap = tools.swap_tool({**base, "set": table_set, "tile": tile})
+            answers.swap = tools.swap_tool(
+                {**base, "set": table_set, "tile": tile}, translate, rules_text
+            )
         except RulesError as error:
             answers.problems["swap"] = _problems(error)
 

@@ -1,0 +1,142 @@
+"""The language a page speaks: the phone's choice (a cookie), else its browser's, else English.
+
+Flask-Babel translates; this module picks the locale, serves the language switcher and gives
+the templates dates and numbers in the locale's own format.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from babel.dates import format_skeleton
+from flask import Blueprint, Flask, Response, current_app, has_request_context, redirect, request
+from flask_babel import Babel, format_date, format_decimal, get_locale
+
+TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
+
+# Each language named in itself, as the switcher shows it. English is the source language.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "da": "Dansk",
+    "et": "Eesti",
+    "fi": "Suomi",
+    "fr": "Français",
+    "pl": "Polski",
+}
+DEFAULT_LOCALE = "en"
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Bind Flask-Babel with the locale selector, the switcher's route and the template helpers."""
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LOCALE)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS_DIR))
+    babel.init_app(app, locale_selector=select_locale)
+    app.register_blueprint(bp)
+    app.after_request(_vary_by_language)
+    app.jinja_env.filters["local_day"] = local_day
+    app.jinja_env.filters["number"] = number
+    app.jinja_env.globals.update(
+        languages=LANGUAGES,
+        current_locale=current_locale,
+        format_date=format_date,
+        format_decimal=format_decimal,
+        js_messages=js_messages,
+        language_next=language_next,
+    )
+
+
+def select_locale() -> str | None:
+    """The `lang` cookie set by the switcher, else the best Accept-Language match, else English."""
+    if not has_request_context():
+        return None  # Flask-Babel falls back to BABEL_DEFAULT_LOCALE
+    chosen = request.cookies.get(_cookie_name())
+    if chosen in LANGUAGES:
+        return chosen
+    # The browser's languages in its order of preference, each by its primary tag: en-GB is
+    # English before a second-choice Danish (werkzeug's best_match would pick the exact "da").
+    for value, quality in request.accept_languages:
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and primary in LANGUAGES:
+            return primary
+    return DEFAULT_LOCALE
+
+
+def current_locale() -> str:
+    """The language tag of this page, for `<html lang>`: en, da, et, fi, fr or pl."""
+    locale = get_locale()
+    return str(locale.language) if locale is not None else DEFAULT_LOCALE
+
+
+@bp.post("/language")
+def set_language() -> Response:
+    """Remember the language picked in the footer on this phone for a year, then go back."""
+    from scorekeeper.web.access import safe_next
+
+    target = safe_next(request.form.get("next"))
+    response = redirect(target, code=303)
+    chosen = request.form.get("lang", "")
+    if chosen in LANGUAGES:
+        response.set_cookie(
+            _cookie_name(),
+            chosen,
+            max_age=int(current_app.config["LANGUAGE_COOKIE_MAX_AGE"]),
+            samesite="Lax",
+            secure=request.is_secure,
+            httponly=True,
+        )
+    return response
+
+
+def language_next() -> str:
+    """Where the switcher sends the phone back to: this page (a GET of it) on this site."""
+    if request.query_string:
+        return f"{request.path}?{request.query_string.decode('utf-8', 'replace')}"
+    return request.path
+
+
+def local_day(played_on: date) -> str:
+    """A session's date as the family reads it: `Sun 30 Nov 2025` in English, the locale's
+    own abbreviated weekday-day-month-year form elsewhere (`søn. 30. nov. 2025`)."""
+    locale = get_locale()
+    if locale is None or locale.language == "en":
+        return format_date(played_on, "EEE d MMM y")
+    return format_skeleton("yMMMEd", played_on, locale=locale)
+
+
+def number(value: float | int, fraction_digits: int | None = None, signed: bool = False) -> str:
+    """A number in the locale's digits and separators (1,234.5 / 1 234,5); `signed` adds +."""
+    if fraction_digits is None:
+        text = format_decimal(value)
+    else:
+        pattern = "#,##0." + "0" * fraction_digits if fraction_digits else "#,##0"
+        text = format_decimal(value, format=pattern)
+    if signed and value >= 0:
+        return "+" + text
+    return text
+
+
+def js_messages() -> dict[str, str]:
+    """The strings the scripts show, in this page's language (see translations/README.md)."""
+    try:
+        from scorekeeper.web.js_messages import JS_MESSAGES  # type: ignore[import-not-found]
+    except ImportError:
+        return {}
+    messages: dict[str, Any] = JS_MESSAGES
+    return {key: str(message) for key, message in messages.items()}
+
+
+def _vary_by_language(response: Response) -> Response:
+    """A page is in the phone's language: caches must key it by the header and the cookie."""
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def _cookie_name() -> str:
+    return str(current_app.config["LANGUAGE_COOKIE_NAME"])

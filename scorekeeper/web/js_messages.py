@@ -1,0 +1,154 @@
+"""Strings the scripts under static/ show, translated on the server.
+
+base.html hands them to the page as a JSON data block (`<script type="application/json"
+id="js-messages">`, see scorekeeper/translations/README.md); each script looks a key up with
+`t(key, fallback, params)`, whose fallback is the English text below, byte for byte (a test
+holds the two together), and fills the `%(name)s` placeholders itself. Keys are stable
+identifiers, never the English text. A plural is two keys, `..._one` and `..._other`, picked
+by `n === 1` in the script (right for English, Danish, Estonian, Finnish and French; Polish
+has a third form for 2-4 that the `_other` text has to word around). Numbers reach the
+placeholders already formatted by the script for the page's language (Intl.NumberFormat).
+"""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+
+JS_MESSAGES = {
+    # Shared by several scripts.
+    "list_and": _l("%(items)s and %(last)s"),
+    "done": _l("Done"),
+    "joker": _l("joker"),
+    "colour_black": _l("black"),
+    "colour_red": _l("red"),
+    "colour_blue": _l("blue"),
+    "colour_orange": _l("orange"),
+    "suit_spades": _l("spades"),
+    "suit_hearts": _l("hearts"),
+    "suit_clubs": _l("clubs"),
+    "suit_diamonds": _l("diamonds"),
+    "tile_name": _l("%(colour)s %(number)s"),
+    "card_name": _l("%(suit)s %(face)s"),
+    "legend_tiles": _l("k black · r red · b blue · o orange · J joker."),
+    "legend_cards": _l("♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker."),
+    # round.js: the live preview of the round form.
+    "round_tap_winner": _l("Tap who went out."),
+    "round_unreadable": _l("Some tiles are not readable yet."),
+    "round_still_to_enter": _l("Still to enter: %(names)s."),
+    "round_winner_bonus": _l("%(name)s %(points)s (bonus)."),
+    "round_winner_sum": _l("%(name)s %(points)s: adds up to 0."),
+    "round_enter_counts": _l("Enter every player's tile count."),
+    "round_tie": _l("%(names)s tie: enter tile counts, or save and say who takes it."),
+    "round_takes": _l("%(name)s takes the round: %(points)s."),
+    "round_whole_number": _l("A score is a whole number, like -12 or 24."),
+    "round_sum_so_far": _l("Adds up to %(sum)s so far (still to enter: %(names)s)."),
+    "round_sum_wrong": _l("Adds up to %(sum)s: someone counted a rack wrong."),
+    "round_zero_so_far": _l("Adds up to 0 so far; still to enter: %(names)s."),
+    "round_all_plus": _l("%(names)s all score plus: only the winner scores plus."),
+    "round_adds_up": _l("Adds up to 0 ✓"),
+    "round_change_sign": _l("Change the sign of %(name)s's score"),
+    "round_type_numbers": _l("Type numbers (123)"),
+    "round_type_tiles": _l("Type tiles (abc)"),
+    "round_saving": _l("Saving…"),
+    # keypad.js: the tile keypad of the round form.
+    "keypad_tap_tile": _l("Tap a tile to add it, a chosen tile to take it off."),
+    "keypad_tap_card": _l("Tap a card to add it, a chosen card to take it off."),
+    "keypad_tiles": _l("Tiles"),
+    "keypad_cards": _l("Cards"),
+    "keypad_tiles_for": _l("Tiles for %(name)s"),
+    "keypad_cards_for": _l("Cards for %(name)s"),
+    "keypad_entered_as_tile": _l(": entered as %(value)s; a tap on a tile replaces the number"),
+    "keypad_entered_as_card": _l(": entered as %(value)s; a tap on a card replaces the number"),
+    "keypad_count_tiles_one": _l(": %(count)s tile · %(points)s points"),
+    "keypad_count_tiles_other": _l(": %(count)s tiles · %(points)s points"),
+    "keypad_count_cards_one": _l(": %(count)s card · %(points)s points"),
+    "keypad_count_cards_other": _l(": %(count)s cards · %(points)s points"),
+    "keypad_take_off": _l("Take %(tile)s off"),
+    "keypad_take_off_unread_tile": _l("Take “%(text)s” off (not a tile)"),
+    "keypad_take_off_unread_card": _l("Take “%(text)s” off (not a card)"),
+    "keypad_too_many_one_set": _l("%(tile)s: entered %(count)s times; a single set has %(copies)s"),
+    "keypad_too_many_two_sets": _l("%(tile)s: entered %(count)s times; two sets have %(copies)s"),
+    "keypad_both_copies": _l("%(tile)s: both copies are already on racks"),
+    "keypad_all_copies": _l("%(tile)s: all %(copies)s copies are already on racks"),
+    "keypad_both_jokers": _l("%(tile)s: both jokers are already on racks"),
+    "keypad_all_jokers": _l("%(tile)s: all %(copies)s jokers are already on racks"),
+    # clock.js: the turn clock.
+    "clock_time_up": _l("Time! Put the table back as it was and take back the tiles you played."),
+    "clock_time_up_penalty_one": _l(
+        "Time! Put the table back as it was, take back the tiles you played and draw"
+        " %(count)s penalty tile."
+    ),
+    "clock_time_up_penalty_other": _l(
+        "Time! Put the table back as it was, take back the tiles you played and draw"
+        " %(count)s penalty tiles."
+    ),
+    "clock_start": _l("Start the clock: %(name)s first"),
+    "clock_enter_number": _l("%(name)s: enter the number of the tile drawn."),
+    "clock_number_range": _l("%(name)s: a drawn tile is numbered 1 to 13."),
+    "clock_starts": _l("%(name)s starts (drew %(number)s)."),
+    "clock_then": _l("Then %(names)s, in seating order."),
+    "clock_draw_again_both": _l("%(names)s draw again (both drew %(number)s)."),
+    "clock_draw_again_all": _l("%(names)s draw again (all drew %(number)s)."),
+    "clock_turn": _l("%(name)s's turn"),
+    "clock_tap_for_turn": _l("Tap anywhere for %(name)s's turn."),
+    "clock_next": _l("Next: %(name)s · tap anywhere for the next player"),
+    "clock_pause": _l("Pause"),
+    "clock_resume": _l("Resume"),
+    # live.js: what changed on another phone (the change itself is worded by the server).
+    "live_change": _l("%(change)s."),
+    # offline.js: rounds kept on this phone while the network is gone.
+    "offline_saved": _l("Saved on this phone; it will be sent when the network is back."),
+    "offline_waiting": _l("%(count)s rounds are waiting on this phone."),
+    "offline_not_kept": _l(
+        "This phone could not keep the round: the network is gone. Keep the page open and save"
+        " again later."
+    ),
+    "offline_sign_in": _l("Sign in again to send the rounds kept on this phone."),
+    "offline_server_trouble": _l(
+        "The server could not take the rounds kept on this phone yet; they stay here."
+    ),
+    "offline_refused": _l(
+        "This round was typed while the network was gone and was not saved: Check it and save"
+        " again."
+    ),
+    "offline_refused_because": _l(
+        "This round was typed while the network was gone and was not saved: %(problems)s Check"
+        " it and save again."
+    ),
+    # awake.js: keep the screen on.
+    "awake_on": _l("Screen stays on"),
+    "awake_off": _l("Keep the screen on"),
+    "awake_refused": _l("This phone would not keep the screen on (battery saver?)."),
+    # checker.js: the table checker.
+    "checker_at_most_sets": _l("Check at most %(count)s sets at once."),
+    "checker_line_too_long": _l("Line %(line)s is too long to be a set."),
+    "checker_cannot_check": _l("Cannot check"),
+    "checker_not_valid": _l("Not valid"),
+    "checker_valid": _l("Valid"),
+    "checker_kind_run": _l("run"),
+    "checker_kind_group": _l("group"),
+    "checker_one_reading": _l("a %(kind)s worth %(points)s points."),
+    "checker_readings": _l("%(count)s readings; the highest is worth %(points)s points."),
+    "checker_points": _l("%(points)s points"),
+    "checker_meld_ok": _l("Makes the initial meld"),
+    "checker_meld_points": _l("%(points)s points; the minimum is %(minimum)s."),
+    "checker_not_enough": _l("Not enough"),
+    "checker_not_a_meld": _l("Not a valid meld"),
+    "checker_highest_of": _l("(the highest of %(count)s readings)"),
+    "checker_set_not_valid": _l("not valid"),
+    "checker_allowed": _l("Allowed"),
+    "checker_not_allowed": _l("Not allowed"),
+    "checker_may_take": _l("%(tile)s may take the joker's place."),
+    "checker_replaced_by": _l("The joker may be replaced by"),
+    "checker_type_set": _l("Type a set, like r5 b5 j."),
+    "checker_type_meld": _l("Type the sets of the first play, like r10 b10 j."),
+    "checker_type_table_set": _l("Type the set on the table, like b3 b4 j."),
+    "checker_set_too_long": _l("This is too long to be a set."),
+    "checker_type_tile": _l("Type the tile from the rack, like b5."),
+    "checker_whole_number": _l("Enter a whole number, like 30."),
+    "checker_new_set": _l("New set"),
+    "checker_take_last": _l("Take the last off"),
+    "checker_keypad": _l("Keypad"),
+    "checker_keypad_for": _l("Keypad for %(field)s"),
+    "checker_rules_changed": _l("Rules: Standard, as changed here"),
+}

@@ -1,0 +1,431 @@
+"""The words the scripts under static/ write into the page are translated on the server.
+
+Every script looks its words up with `t("key", "English fallback", {params})` in the
+`#js-messages` JSON block that base.html renders from `scorekeeper/web/js_messages.py`. These
+tests hold the two sides together (every key used exists, every key is used, the fallback is
+the msgid byte for byte), check the block on the pages, and grep the scripts for words written
+into the page without `t()`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web.js_messages import JS_MESSAGES
+
+STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
+SCRIPTS = sorted(STATIC.glob("*.js"))
+BLOCK = re.compile(r'<script type="application/json" id="js-messages">(.*?)</script>', re.S)
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+# ---- A small JavaScript reader: string literals apart from the code, comments dropped. ----
+
+
+def unescape(raw: str) -> str:
+    """A JavaScript string literal's body as the characters it stands for."""
+    simple = {"n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+    return re.sub(
+        r"\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)",
+        lambda m: chr(int(m[1].strip("u{}x"), 16)) if len(m[1]) > 1 else simple.get(m[1], m[1]),
+        raw,
+        flags=re.S,
+    )
+
+
+@dataclass
+class Literal:
+    text: str  # its characters; a template literal's ${...} parts are left out
+    line: int
+    role: str = ""  # "key" or "fallback" when it is an argument of t()
+
+
+def read_js(source: str) -> tuple[str, list[Literal]]:
+    """The code with each string literal replaced by `⟦n⟧` (n its index in the list) and
+    comments removed, and the literals. Regex literals are recognised by the usual rule (a `/`
+    where an expression starts)."""
+    out: list[str] = []
+    literals: list[Literal] = []
+    i = 0
+
+    def line_at(pos: int) -> int:
+        return source.count("\n", 0, pos) + 1
+
+    def quoted(start: int, quote: str) -> int:
+        j = start + 1
+        chars: list[str] = []
+        while source[j] != quote:
+            if source[j] == "\\":
+                chars.append(source[j : j + 2])
+                j += 2
+                continue
+            chars.append(source[j])
+            j += 1
+        literals.append(Literal(unescape("".join(chars)), line_at(start)))
+        out.append(f"⟦{len(literals) - 1}⟧")
+        return j + 1
+
+    def template(start: int) -> int:
+        j = start + 1
+        text: list[str] = []
+        index = len(literals)
+        literals.append(Literal("", line_at(start)))
+        out.append(f"⟦{index}⟧")
+        while source[j] != "`":
+            if source[j] == "\\":
+                text.append(unescape(source[j : j + 2]))
+                j += 2
+            elif source.startswith("${", j):
+                j = code(j + 2, stop="}")  # the expression is code like any other
+                text.append("\0")
+            else:
+                text.append(source[j])
+                j += 1
+        literals[index].text = "".join(text)
+        return j + 1
+
+    def code(j: int, stop: str | None = None) -> int:
+        depth = 0
+        while j < len(source):
+            ch = source[j]
+            if stop and ch == "}" and depth == 0:
+                out.append(" ")
+                return j + 1
+            if ch in "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+            if source.startswith("//", j):
+                j = source.find("\n", j)
+                j = len(source) if j < 0 else j
+            elif source.startswith("/*", j):
+                j = source.index("*/", j) + 2
+                out.append(" ")
+            elif ch in "\"'":
+                j = quoted(j, ch)
+            elif ch == "`":
+                j = template(j)
+            elif ch == "/" and re.search(r"(^|[(,=:\[!&|?{};])\s*$", "".join(out[-40:])):
+                k = j + 1
+                in_class = False
+                while source[k] != "/" or in_class:
+                    if source[k] == "\\":
+                        k += 1
+                    elif source[k] == "[":
+                        in_class = True
+                    elif source[k] == "]":
+                        in_class = False
+                    k += 1
+                out.append("/re/")
+                j = k + 1
+            else:
+                out.append(ch)
+                j += 1
+        return j
+
+    i = code(i)
+    masked = "".join(out)
+    # Mark the arguments of t(): the key, then the fallback.
+    for match in re.finditer(r"\bt\(\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧", masked):
+        literals[int(match[1])].role = "key"
+        literals[int(match[2])].role = "fallback"
+    return masked, literals
+
+
+@dataclass
+class Call:
+    path: str
+    line: int
+    key: str
+    fallback: str
+    has_params: bool
+
+
+def t_calls() -> list[Call]:
+    calls: list[Call] = []
+    for path in SCRIPTS:
+        masked, literals = read_js(path.read_text(encoding="utf-8"))
+        # Calls, not the helper's own definition (`function t(` or `const t = (`).
+        for match in re.finditer(r"(?<![\w.])(?<!function )t\(", masked):
+            rest = masked[match.end() :]
+            args = re.match(r"\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧\s*(,\s*\)|,|\))", rest)
+            where = f"{path.name}: t({rest[:40]}"
+            assert args, f"{where}: t() takes a literal key and a literal English fallback"
+            key, fallback = literals[int(args[1])], literals[int(args[2])]
+            has_params = args[3] == ","  # not a trailing comma
+            calls.append(Call(path.name, key.line, key.text, fallback.text, has_params))
+    return calls
+
+
+CALLS = t_calls()
+
+
+def english(app: Flask) -> dict[str, str]:
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        return {key: str(message) for key, message in JS_MESSAGES.items()}
+
+
+# ---- The two sides agree. ----
+
+
+def test_the_scripts_use_t() -> None:
+    users = {call.path for call in CALLS}
+    for name in ("round.js", "keypad.js", "clock.js", "checker.js", "live.js", "offline.js"):
+        assert name in users
+    assert "awake.js" in users
+    assert len(CALLS) > 100
+
+
+def test_every_key_a_script_uses_exists_with_its_english_text(app: Flask) -> None:
+    messages = english(app)
+    for call in CALLS:
+        where = f"{call.path}:{call.line} {call.key}"
+        assert call.key in messages, f"{where}: not in JS_MESSAGES"
+        # The fallback is the msgid, byte for byte: a page without the block reads the same.
+        assert call.fallback == messages[call.key], where
+        assert call.has_params == bool(PLACEHOLDER.search(call.fallback)), (
+            f"{where}: placeholders and params go together"
+        )
+
+
+def test_every_message_is_used_and_well_formed(app: Flask) -> None:
+    used = {call.key for call in CALLS}
+    assert set(JS_MESSAGES) - used == set(), "messages no script uses"
+    for key, text in english(app).items():
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", key), key
+        assert text.strip(), key
+        # Named placeholders only: a translation may move them.
+        assert "%" not in PLACEHOLDER.sub("", text), f"{key}: only %(name)s placeholders"
+    for key in JS_MESSAGES:
+        if key.endswith("_one"):
+            assert key[: -len("_one")] + "_other" in JS_MESSAGES, key
+
+
+# ---- The block on the pages. ----
+
+
+def page_urls(client: FlaskClient) -> list[str]:
+    created = client.post(
+        "/api/v1/sessions",
+        json={"players": ["Ann", "Bo"], "rules": {"seconds_per_turn": 60}},
+    )
+    assert created.status_code == 201, created.get_data(as_text=True)
+    sid = created.json["id"]
+    client.post(
+        f"/api/v1/sessions/{sid}/rounds",
+        json={"ending": "went_out", "winner": "Ann", "racks": {"Bo": 7}},
+    )
+    return [
+        "/",
+        "/sessions/new",
+        f"/sessions/{sid}",
+        f"/sessions/{sid}/rounds/new",
+        f"/sessions/{sid}/clock",
+        f"/sessions/{sid}/summary",
+        "/tools/check",
+    ]
+
+
+def test_pages_that_load_scripts_carry_the_messages_as_json(
+    app: Flask, client: FlaskClient
+) -> None:
+    expected = english(app)
+    loaded: set[str] = set()
+    for url in page_urls(client):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        page = response.get_data(as_text=True)
+        scripts = re.findall(r'<script src="/static/([\w.]+\.js)"', page)
+        assert scripts, url
+        loaded.update(scripts)
+        blocks = BLOCK.findall(page)
+        assert len(blocks) == 1, url
+        assert json.loads(blocks[0]) == expected, url
+        # The block comes before every script, so each finds it.
+        assert page.index('id="js-messages"') < page.index("<script src="), url
+        assert "<" not in blocks[0] and "&" not in blocks[0].replace("\\u0026", ""), url
+    users = {call.path for call in CALLS}
+    assert users <= loaded, users - loaded
+
+
+def test_the_block_speaks_the_page_language(client: FlaskClient) -> None:
+    for lang in ("da", "et", "fi", "fr", "pl"):
+        page = client.get("/tools/check", headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert f'<html lang="{lang}">' in page
+        messages = json.loads(BLOCK.search(page)[1])
+        assert set(messages) == set(JS_MESSAGES)
+        for key, text in messages.items():
+            # A translation keeps the placeholders the script fills.
+            english_text = next(c.fallback for c in CALLS if c.key == key)
+            assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english_text)), (
+                lang,
+                key,
+            )
+
+
+# ---- No words written into the page without t(). ----
+
+# Where a script puts text a person reads: (pattern on the masked code, which arguments).
+ASSIGNED = re.compile(
+    r"\.(?:textContent|innerHTML|innerText|outerHTML|title|placeholder|ariaLabel)\s*=(?!=)"
+    r"|\bariaLabel\s*:"
+)
+CALLED = {
+    # name: the arguments that are text (None: every one)
+    "alert": None,
+    "confirm": None,
+    "prompt": None,
+    "status": (0,),  # round.js
+    "say": (0,),  # offline.js
+    "strong": (0,),  # checker.js
+    "showError": (1,),  # clock.js, checker.js
+    "show": (1,),  # awake.js: show(on, message)
+    "button": (0, 2),  # checker.js: button(text, className, label)
+    "insertAdjacentHTML": (1,),
+}
+TEXT_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "aria-description")
+# Literals with letters that are not words for a person: DOM and HTTP names.
+ALLOWED = {"Enter", "Content-Type", "Accept", "If-None-Match"}
+
+
+def split_args(masked: str, start: int) -> tuple[list[str], int]:
+    """The top-level arguments of the call whose `(` is just before `start`."""
+    depth = 0
+    args: list[str] = []
+    current: list[str] = []
+    j = start
+    while j < len(masked):
+        ch = masked[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                args.append("".join(current))
+                return args, j
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append("".join(current))
+            current = []
+            j += 1
+            continue
+        current.append(ch)
+        j += 1
+    return args, j
+
+
+def expression(masked: str, start: int) -> str:
+    """From `start` to the end of the expression: a `;`, `,` or closing bracket at depth 0."""
+    depth = 0
+    j = start
+    while j < len(masked):
+        ch = masked[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch in ";," and depth == 0:
+            break
+        j += 1
+    return masked[start:j]
+
+
+def words(text: str) -> bool:
+    return bool(re.search(r"[^\W\d_]{2}", text))  # a lone letter is tile notation (J, A)
+
+
+def untranslated(source: str) -> list[str]:
+    """Literals with letters written into the page, or shaped like words for a person,
+    that do not go through t()."""
+    masked, literals = read_js(source)
+    found: list[str] = []
+
+    def check(snippet: str, why: str) -> None:
+        # A t() call's own literals are fine; so is everything inside its params.
+        for index in map(int, re.findall(r"⟦(\d+)⟧", snippet)):
+            literal = literals[index]
+            if literal.role or literal.text in ALLOWED or not words(literal.text):
+                continue
+            found.append(f"line {literal.line}: {literal.text!r} ({why})")
+
+    for match in ASSIGNED.finditer(masked):
+        check(expression(masked, match.end()), match[0].strip(" =:."))
+    for match in re.finditer(r"\bsetAttribute\(\s*⟦(\d+)⟧\s*,", masked):
+        if literals[int(match[1])].text in TEXT_ATTRIBUTES:
+            check(expression(masked, match.end()), literals[int(match[1])].text)
+    for match in re.finditer(r"(?<![\w$])(\w+)\(", masked):
+        if match[1] not in CALLED:
+            continue
+        args, _ = split_args(masked, match.end())
+        wanted = CALLED[match[1]]
+        for position, arg in enumerate(args):
+            if wanted is None or position in wanted:
+                check(arg, f"{match[1]}()")
+    for match in re.finditer(
+        r"\.(?:append|prepend|after|before|replaceChildren|replaceWith)\(", masked
+    ):
+        args, _ = split_args(masked, match.end())
+        for arg in args:
+            if re.fullmatch(r"\s*⟦\d+⟧\s*", arg):  # a literal child, not one inside a call
+                check(arg, "a text child")
+    for match in re.finditer(r"\bel\(", masked):  # checker.js, keypad.js: el(tag, class, ...kids)
+        args, _ = split_args(masked, match.end())
+        for arg in args[2:]:
+            if re.fullmatch(r"\s*⟦\d+⟧\s*", arg):
+                check(arg, "a text child")
+    # Anywhere: a literal that reads like words (a capitalised word, or a word and a full stop).
+    for literal in literals:
+        if literal.role or literal.text in ALLOWED:
+            continue
+        if re.search(r"(?<![\w-])[A-Z][a-z]|[^\W\d_]{2}[.!?…:](\s|$)", literal.text):
+            found.append(f"line {literal.line}: {literal.text!r} (reads like words)")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_no_script_writes_words_without_t(path: Path) -> None:
+    assert untranslated(path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        'node.textContent = "Saved";',
+        "node.textContent = `${name} starts`;",
+        'node.textContent = ok ? t("a", "A") : "nope";',
+        'button.setAttribute("aria-label", `Keypad for ${x}`);',
+        'el("button", { ariaLabel: "Take it off" }, "×");',
+        'el("p", "hint", "not valid");',
+        'item.append("not valid");',
+        'say("the network is gone");',
+        'alert("gone");',
+        'const a = "Tap who went out.";',
+        'box.innerHTML = "<b>ok</b>";',
+    ],
+)
+def test_the_grep_finds_untranslated_words(snippet: str) -> None:
+    assert untranslated(snippet), snippet
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [
+        'node.textContent = t("round_saving", "Saving…");',
+        'node.textContent = t("clock_turn", "%(name)s\'s turn", { name });',
+        'node.setAttribute("aria-expanded", "false");',
+        'el("span", { className: "mark", ariaHidden: "true" }, "×");',
+        'if (event.key !== "Enter") return;',
+        'const x = `${a} ${t("done", "Done")}`;',
+        'root.querySelectorAll(".problems p, p.error");',
+    ],
+)
+def test_the_grep_lets_translated_and_technical_strings_be(snippet: str) -> None:
+    assert untranslated(snippet) == [], snippet
