@@ -196,7 +196,6 @@ def test_sw_js_shows_nothing_but_the_offline_page() -> None:
 # --- (b) every catalogue is complete --------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=False, reason="translations in progress")
 @pytest.mark.parametrize("language", CATALOGUE_LANGUAGES)
 def test_catalogue_translates_every_message(language: str) -> None:
     """No empty msgstr and no fuzzy entry in <language>/LC_MESSAGES/messages.po."""

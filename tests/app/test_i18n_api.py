@@ -116,7 +116,6 @@ def test_csv_in_english_has_english_labels(client: FlaskClient) -> None:
     assert rows[0][0] == "Round" and rows[-1][0] == "Total"
 
 
-@pytest.mark.xfail(strict=False, reason="translations in progress")
 def test_csv_in_french_has_french_header_labels(client: FlaskClient) -> None:
     session_id = create(client, rules={"drop_worst_round": True})
     add_round(client, session_id)
