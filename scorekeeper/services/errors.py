@@ -39,29 +39,6 @@ def not_found(what: str, ident: object) -> NotFound:
 
 
 # No tile is written in more than a few letters ("diamonds 10"); a longer token is refused
-# before the rules read it, since int() of its thousands of digits would raise a ValueError.
-MAX_TILE_TEXT = 40
-
-
-def check_tile_tokens(tokens: list[str], player: str | None = None) -> None:
-    """Refuse a token far too long to be a tile as the rules refuse "x9" (bad_tile)."""
-    for token in tokens:
-        if len(token) > MAX_TILE_TEXT:
-            problem = Problem(
-                "bad_tile",
-                "%(token)s is not a tile: write a colour and a number like r7 or k13, "
-                "or j for a joker.",
-                {"token": f"“{token[:20]}…”"},
-                player,
-            )
-            if player:
-                problem = Problem(
-                    "bad_tile",
-                    "%(player)s: %(problem)s",
-                    {"player": player, "problem": problem},
-                    player,
-                )
-            raise RulesError(problem)
 
 
 def status_for(error: RulesError) -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.rules import Settings
+
 JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -180,20 +182,8 @@ _SETTINGS: dict[str, dict[str, Any]] = {
     },
 }
 
-DEFAULT_RULES: dict[str, Any] = {
-    "tile_sets": 1,
-    "min_initial_meld": 30,
-    "jokers_retrievable": True,
-    "joker_penalty": 30,
-    "seconds_per_turn": 0,
-    "penalty_tiles": 3,
-    "run_wrap": False,
-    "empty_pool": "difference",
-    "drop_worst_round": False,
-    "winner_bonus": None,
-    "typo_threshold": -180,
-    "played_with": "tiles",
-}
+# The defaults of RULES.md 7, as every session document shows them when none is changed.
+DEFAULT_RULES: dict[str, Any] = Settings().to_dict()
 
 _TILES = {
     "oneOf": [
