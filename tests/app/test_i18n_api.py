@@ -178,3 +178,11 @@ def test_setting_labels_are_the_rules_labels(app: Flask) -> None:
         assert {text: str(value) for text, value in RULES_TEXTS.items()} == {
             FREED_JOKER_REMINDER: FREED_JOKER_REMINDER
         }
+
+
+def test_the_session_page_offers_english_headings_in_other_languages(client: FlaskClient) -> None:
+    session_id = create(client)
+    french = client.get(f"/sessions/{session_id}", headers={"Accept-Language": "fr"})
+    assert f"/sessions/{session_id}/export.csv?labels=en" in french.get_data(as_text=True)
+    english = client.get(f"/sessions/{session_id}", headers={"Accept-Language": "en"})
+    assert "labels=en" not in english.get_data(as_text=True)
