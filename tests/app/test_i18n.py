@@ -3,6 +3,7 @@ the page speaks the phone's language (its browser's, or the one picked in the fo
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from datetime import date
@@ -379,3 +380,35 @@ def test_a_danish_phone_reads_the_templates_in_danish(make_app, danish_catalogue
     assert ">Bordtjek</a>" in danish
     english = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert ">New session</a>" in english
+
+
+DANISH_SHEET_LABELS = [
+    "Antal spil brikker",
+    "Mindste åbningsmelding",
+    "Jokere må hentes fra bordet",
+    "Jokerstraf",
+    "Sekunder pr. tur",
+]
+
+
+@pytest.mark.parametrize("language", CATALOGUE_LANGUAGES)
+def test_the_new_session_page_shows_the_setting_labels_translated(
+    client: FlaskClient, language: str
+) -> None:
+    from babel.messages.pofile import read_po
+
+    from scorekeeper.rules import LABELS
+
+    po = TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+    with po.open("rb") as handle:
+        catalogue = read_po(handle)
+    page = html.unescape(
+        client.get("/sessions/new", headers={"Accept-Language": language}).get_data(as_text=True)
+    )
+    for english in LABELS.values():
+        translated = catalogue[english].string
+        assert translated and translated != english or language == "en", english
+        assert translated in page, (language, english, translated)
+    if language == "da":
+        for label in DANISH_SHEET_LABELS:
+            assert label in page
