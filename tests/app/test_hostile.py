@@ -43,6 +43,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from posted_forms import new_session_form
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
@@ -942,28 +943,6 @@ def test_a_body_of_exactly_64_kib_is_read(client: FlaskClient) -> None:
 # --- The pages: the new-session form -----------------------------------------------------------
 
 
-def session_form(players: list[str], **changes: str) -> dict[str, str]:
-    """What the new-session page posts with the Standard settings."""
-    form = {
-        "name": "",
-        "rounds": "3",
-        "tile_sets": "1",
-        "min_initial_meld": "30",
-        "jokers_retrievable": "y",
-        "joker_penalty": "30",
-        "seconds_per_turn": "0",
-        "penalty_tiles": "3",
-        "empty_pool": "difference",
-        "winner_bonus": "",
-        "typo_threshold": "-180",
-        "played_with": "tiles",
-        "preset": "standard",
-    }
-    form.update({f"player_{i}": name for i, name in enumerate(players)})
-    form.update(changes)
-    return form
-
-
 def page_errors(response: TestResponse) -> list[str]:
     """The error messages shown on a page (paragraphs of class "error")."""
     return [
@@ -1007,7 +986,7 @@ def test_the_new_session_form_refuses_with_422(
     client: FlaskClient, app: Flask, players: list[str], changes: dict[str, str], shown: str
 ) -> None:
     with nothing_written(client, app):
-        response = client.post("/sessions/new", data=session_form(players, **changes))
+        response = client.post("/sessions/new", data=new_session_form(players, **changes))
     assert response.status_code == 422
     assert response.mimetype == "text/html"
     assert any(shown in message for message in page_errors(response)), page_errors(response)
@@ -1016,12 +995,12 @@ def test_the_new_session_form_refuses_with_422(
 
 def test_the_form_refuses_seven_names_with_two_tile_sets(client: FlaskClient, app: Flask) -> None:
     with nothing_written(client, app):
-        response = client.post("/sessions/new", data=session_form(SEVEN, tile_sets="2"))
+        response = client.post("/sessions/new", data=new_session_form(SEVEN, tile_sets="2"))
     assert response.status_code == 422
 
 
 def test_a_script_name_is_kept_and_shown_as_text(client: FlaskClient) -> None:
-    response = client.post("/sessions/new", data=session_form([SCRIPT, "Bo"]))
+    response = client.post("/sessions/new", data=new_session_form([SCRIPT, "Bo"]))
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -1033,7 +1012,7 @@ def test_a_script_name_is_kept_and_shown_as_text(client: FlaskClient) -> None:
 def test_a_form_over_64_kib_is_413_and_writes_nothing(client: FlaskClient, app: Flask) -> None:
     with nothing_written(client, app):
         response = client.post(
-            "/sessions/new", data=session_form(["Ann", "Bo"], name="S" * (LIMIT + 1))
+            "/sessions/new", data=new_session_form(["Ann", "Bo"], name="S" * (LIMIT + 1))
         )
     assert response.status_code == 413
     assert response.mimetype == "text/html"

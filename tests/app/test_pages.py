@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from posted_forms import new_session_form
 
 from scorekeeper.rules import LABELS
 from scorekeeper.services import sessions
@@ -18,28 +19,6 @@ from scorekeeper.services.sessions import SessionView
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
-
-
-def new_session_form(players: list[str], **changes: str) -> dict[str, str]:
-    """What the new-session page posts with the Standard settings."""
-    form = {
-        "name": "",
-        "rounds": "3",
-        "tile_sets": "1",
-        "min_initial_meld": "30",
-        "jokers_retrievable": "y",
-        "joker_penalty": "30",
-        "seconds_per_turn": "0",
-        "penalty_tiles": "3",
-        "empty_pool": "difference",
-        "winner_bonus": "",
-        "typo_threshold": "-180",
-        "played_with": "tiles",
-        "preset": "standard",
-    }
-    form.update({f"player_{i}": name for i, name in enumerate(players)})
-    form.update(changes)
-    return form
 
 
 def create(client: FlaskClient, players: list[str] | None = None, **changes: str) -> int:
