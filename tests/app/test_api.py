@@ -10,9 +10,9 @@ from datetime import date
 from typing import Any
 
 import pytest
+from api_answers import problems
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -82,21 +82,6 @@ def add(client: FlaskClient, session_id: int, body: dict[str, Any]) -> dict[str,
 
 def paper(players: list[str], scores: list[int]) -> dict[str, Any]:
     return {"ending": "scores", "scores": dict(zip(players, scores, strict=True))}
-
-
-def problems(response: TestResponse, status: int) -> list[dict[str, str]]:
-    """The problems of an error answer, after checking the status and the DESIGN.md 3 shape."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert set(body) == {"errors"}
-    assert isinstance(body["errors"], list) and body["errors"]
-    for problem in body["errors"]:
-        assert {"code", "message"} <= set(problem) <= {"code", "message", "field"}
-        assert isinstance(problem["code"], str) and problem["code"]
-        assert isinstance(problem["message"], str) and problem["message"]
-        assert isinstance(problem.get("field", ""), str)
-    return body["errors"]
 
 
 def codes(found: list[dict[str, str]]) -> list[str]:

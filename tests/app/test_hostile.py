@@ -41,6 +41,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from api_answers import problems
 from flask import Flask
 from flask.testing import FlaskClient
 from posted_forms import new_session_form
@@ -66,21 +67,6 @@ TOOLS = [f"{API}/rules/set", f"{API}/rules/meld", f"{API}/rules/rack"]
 
 
 # --- Helpers ----------------------------------------------------------------------------------
-
-
-def problems(response: TestResponse, status: int) -> list[dict[str, str]]:
-    """The problems of an error answer, after checking its status and the DESIGN.md 3 shape."""
-    assert response.status_code == status, response.get_data(as_text=True)[:500]
-    assert response.mimetype == "application/json"
-    body = response.get_json()
-    assert set(body) == {"errors"}
-    assert isinstance(body["errors"], list) and body["errors"]
-    for problem in body["errors"]:
-        assert {"code", "message"} <= set(problem) <= {"code", "message", "field"}
-        assert isinstance(problem["code"], str) and problem["code"]
-        assert isinstance(problem["message"], str) and problem["message"]
-        assert isinstance(problem.get("field", ""), str)
-    return body["errors"]
 
 
 def snapshot(client: FlaskClient, app: Flask) -> tuple[Any, ...]:
