@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV = .venv
 PORT ?= 5000
 
-.PHONY: run test format clean messages
+.PHONY: run test format clean messages bench
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,14 @@ test: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pytest
+
+# Benchmarks (bench/, docs/PERFORMANCE.md): wrk and Chromium from Debian, then every section;
+# `make bench BENCH_ARGS='--quick --only taps'` to try one quickly.
+BENCH_ARGS ?=
+
+bench: $(VENV)/.installed-test
+	sh bench/install.sh
+	$(VENV)/bin/python bench/run.py $(BENCH_ARGS)
 
 format: $(VENV)/.installed-test
 	$(VENV)/bin/ruff format .

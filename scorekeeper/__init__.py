@@ -18,6 +18,8 @@ def create_app(
 ) -> Flask:
     """Build the app; config: defaults, instance/config.py, SCOREKEEPER_* env, test_config."""
     app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
+    # Template tags leave no blank lines and indentation behind: pages stay small.
+    app.jinja_options = {**app.jinja_options, "trim_blocks": True, "lstrip_blocks": True}
     app.config.from_object(Defaults)
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -36,6 +38,10 @@ def create_app(
     db.init_app(app)
     migrate.init_app(app, db, render_as_batch=True, directory=str(MIGRATIONS_DIR))
     csrf.init_app(app)
+
+    from scorekeeper.web import assets
+
+    assets.init_app(app)  # fingerprinted static files kept a year; compressed responses
 
     from scorekeeper.web import i18n
 

@@ -157,8 +157,10 @@ class RemovePassphraseForm(FlaskForm):
 
 
 class RenameForm(FlaskForm):
-    """A player's new name; past rounds stay theirs."""
+    """A player's new name; past rounds stay theirs (`position`: the seat, when the page's one
+    rename form names it rather than the address)."""
 
+    position = SelectField(_l("Player"), coerce=int, validate_choice=False)
     name = StringField(
         _l("New name"),
         filters=[_strip],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -28,10 +29,24 @@ class Player(db.Model):
     seats: so.WriteOnlyMapped[Seat] = so.relationship(back_populates="player")
 
 
+def no_standing() -> dict[str, Any]:
+    """The standing of a session before its first round: nobody leads, nobody has won."""
+    return {"leaders": [], "leading_total": None, "winners": []}
+
+
 class GameSession(db.Model):
     """An evening's play: its players, its settings, and the agreed number of rounds."""
 
     __tablename__ = "sessions"
+    # The home page lists the sessions in progress first: this small index holds only them.
+    __table_args__ = (
+        sa.Index(
+            "ix_sessions_in_progress",
+            "id",
+            sqlite_where=sa.text("finished_at IS NULL"),
+            postgresql_where=sa.text("finished_at IS NULL"),
+        ),
+    )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     name: so.Mapped[str] = so.mapped_column(sa.String(80))
@@ -47,6 +62,13 @@ class GameSession(db.Model):
     last_change: so.Mapped[str | None] = so.mapped_column(sa.String(120))
     # The family's notes on the evening (who brought the cake, the house rule of the night).
     notes: so.Mapped[str] = so.mapped_column(sa.String(2000), default="", server_default="")
+    # The table in brief, kept by every write (services.sessions.touch), so that a list of
+    # sessions reads no rounds: the rounds played and `standing`, who leads and with what
+    # total, and who won once complete ({"leaders": [...], "leading_total": 85, "winners": []}).
+    rounds_played: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
+    standing: so.Mapped[dict[str, Any]] = so.mapped_column(
+        sa.JSON, default=no_standing, server_default=json.dumps(no_standing())
+    )
 
     seats: so.Mapped[list[Seat]] = so.relationship(
         back_populates="session", order_by="Seat.position", cascade="all, delete-orphan"

@@ -23,6 +23,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedSignIn, Household
 from scorekeeper.rules.errors import Problem
+from scorekeeper.services import peek
 from scorekeeper.services.sessions import begin_write
 
 MIN_PASSPHRASE = 8
@@ -153,18 +154,14 @@ def access_state() -> AccessState:
     cached: AccessState | None = g.get(_STATE)
     if cached is not None:
         return cached
-    row = db.session.execute(
-        sa.select(Household.passphrase_hash, Household.cookie_epoch).where(
-            Household.id == HOUSEHOLD_ID
-        )
-    ).first()
-    epoch = row.cookie_epoch if row is not None else 0
+    row = peek.one_row(peek.HOUSEHOLD, HOUSEHOLD_ID)  # every request asks: kept cheap
+    passphrase_hash, epoch = row if row is not None else (None, 0)
     configured: ConfiguredPassphrase | None = current_app.extensions.get(CONFIGURED)
     if configured is not None:
         state = AccessState(configured.passphrase_hash, True, epoch, configured.fingerprint)
-    elif row is not None and row.passphrase_hash:
-        digest = hashlib.sha256(row.passphrase_hash.encode()).hexdigest()
-        state = AccessState(row.passphrase_hash, False, epoch, digest)
+    elif passphrase_hash:
+        digest = hashlib.sha256(passphrase_hash.encode()).hexdigest()
+        state = AccessState(passphrase_hash, False, epoch, digest)
     else:
         state = AccessState(None, False, epoch, "")
     setattr(g, _STATE, state)

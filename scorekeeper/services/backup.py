@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
+from scorekeeper.services.sessions import summarise_every_session
 
 FORMAT = "scorekeeper-backup"
 FORMAT_VERSION = 1
@@ -70,6 +71,9 @@ def import_everything(document: Any) -> dict[str, int]:
             if typed:
                 db.session.execute(table.insert(), typed)
             counts[table.name] = len(typed)
+        # The sessions' summaries are derived: an export from before they existed has none,
+        # and any other is made true to the rounds it holds.
+        summarise_every_session()
         _reset_sequences()
         db.session.commit()
     except (sa.exc.SQLAlchemyError, KeyError, TypeError, ValueError) as err:

@@ -93,6 +93,19 @@ def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def chart_height(players: int, standalone: bool = True) -> int:
+    """The chart's height in pixels (its width is WIDTH), for an <img> that keeps its place."""
+    legend_rows = math.ceil(players / LEGEND_COLUMNS)
+    return (
+        TOP
+        + (HEADING if standalone else 0)
+        + PLOT_HEIGHT
+        + AXIS_HEIGHT
+        + legend_rows * LEGEND_ROW
+        + 8
+    )
+
+
 def running_chart(
     view: SessionView, *, standalone: bool = False, described_by: str | None = None
 ) -> Markup:
@@ -106,8 +119,7 @@ def running_chart(
     running = view.standings.running
     rounds = len(running)
     top = TOP + (HEADING if standalone else 0)
-    legend_rows = math.ceil(len(players) / LEGEND_COLUMNS)
-    height = top + PLOT_HEIGHT + AXIS_HEIGHT + legend_rows * LEGEND_ROW + 8
+    height = chart_height(len(players), standalone)
     plot_width = WIDTH - LEFT - RIGHT
     values = [0] + [row[p] for row in running for p in players]
     ticks = _ticks(min(values), max(values))

@@ -7,7 +7,7 @@ from typing import Any
 
 from scorekeeper.rules import MeldCheck, Problem, SetCheck
 from scorekeeper.rules.sets import SwapCheck
-from scorekeeper.services.sessions import RoundView, SessionView
+from scorekeeper.services.sessions import RoundView, SessionSummary, SessionView
 
 
 def round_document(view: RoundView) -> dict[str, Any]:
@@ -30,17 +30,17 @@ def round_document(view: RoundView) -> dict[str, Any]:
     return doc
 
 
-def session_summary(view: SessionView) -> dict[str, Any]:
+def session_summary(summary: SessionSummary) -> dict[str, Any]:
     """A session in a list: enough to pick it."""
     return {
-        "id": view.id,
-        "name": view.name,
-        "date": view.played_on.isoformat(),
-        "players": list(view.players),
-        "rounds_planned": view.rounds_planned,
-        "rounds_played": view.standings.rounds_played,
-        "complete": view.complete,
-        "leaders": list(view.standings.leaders),
+        "id": summary.id,
+        "name": summary.name,
+        "date": summary.played_on.isoformat(),
+        "players": list(summary.players),
+        "rounds_planned": summary.rounds_planned,
+        "rounds_played": summary.rounds_played,
+        "complete": summary.complete,
+        "leaders": list(summary.leaders),
     }
 
 

@@ -22,7 +22,14 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.players import name_key
 from scorekeeper.services.errors import bad_request, not_found
-from scorekeeper.services.sessions import RoundView, load_session, touch, view_of, writing
+from scorekeeper.services.sessions import (
+    RoundView,
+    load_session,
+    round_view,
+    touch,
+    view_of,
+    writing,
+)
 
 # No entry of a real game comes near this; it keeps every number inside a database integer.
 LARGEST_NUMBER = 1_000_000
@@ -188,7 +195,8 @@ def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
         _write_entries(gs, rnd, scored)
         db.session.add(rnd)
         touch(gs, f"Round {number} added")
-    return _view(load_session(session_id), number), True
+        saved = _stored(gs, rnd)
+    return saved, True
 
 
 def _duplicate(number: int) -> RulesError:
@@ -209,6 +217,13 @@ def _find_round(gs: GameSession, number: int) -> Round:
     if rnd is None:
         raise not_found("round", number)
     return rnd
+
+
+def _stored(gs: GameSession, rnd: Round) -> RoundView:
+    """The round just written, as it will be committed (read from the objects written, not
+    from the database again: the commit follows in the same transaction, or nothing does)."""
+    db.session.flush()
+    return round_view(rnd, {seat.id: seat.name for seat in gs.seats})
 
 
 def _view(gs: GameSession, number: int) -> RoundView:
@@ -245,7 +260,8 @@ def replace_round(session_id: int, number: int, body: object) -> RoundView:
             )
         _rewrite(gs, rnd, _score(gs, request))
         touch(gs, f"Round {number} changed")
-    return _view(load_session(session_id), number)
+        saved = _stored(gs, rnd)
+    return saved
 
 
 def _rewrite(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:

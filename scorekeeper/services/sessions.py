@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -13,7 +13,7 @@ import sqlalchemy.orm as so
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import WRITE_OPTION, db
-from scorekeeper.models import GameSession, Player, Round, Seat
+from scorekeeper.models import Entry, GameSession, Player, Round, Seat
 from scorekeeper.rules import (
     Problem,
     RulesError,
@@ -24,6 +24,7 @@ from scorekeeper.rules import (
     standings,
 )
 from scorekeeper.rules.players import name_key
+from scorekeeper.services import peek
 from scorekeeper.services.errors import BadRequest, bad_request, not_found
 
 MAX_ROUNDS = 100
@@ -33,6 +34,8 @@ MAX_SESSION_NAME = 80
 MAX_ID = 2**31 - 1
 # Notes on a session: a few lines, not a diary (the column holds 2000 characters).
 MAX_NOTES = 2000
+# Sessions on one page of the home page.
+HOME_PAGE_SIZE = 20
 
 
 @dataclass(frozen=True)
@@ -77,10 +80,44 @@ class SessionView:
     finished_at: datetime | None
     last_change: str | None = None
     notes: str = ""
+    created_at: datetime | None = None
 
     @property
     def complete(self) -> bool:
         return self.standings.complete
+
+    @property
+    def rounds_played(self) -> int:
+        return self.standings.rounds_played
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """A session as a list shows it, read from the session's row and seats: no rounds."""
+
+    id: int
+    name: str
+    played_on: date
+    players: tuple[str, ...]
+    rounds_planned: int
+    rounds_played: int
+    complete: bool
+    leaders: tuple[str, ...]
+    leading_total: int | None
+    winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SessionsPage:
+    """One page of the home page: sessions in progress first, then finished, newest first."""
+
+    number: int
+    sessions: tuple[SessionSummary, ...]
+    has_older: bool
+
+    @property
+    def has_newer(self) -> bool:
+        return self.number > 1
 
 
 def _session_query() -> sa.Select[tuple[GameSession]]:
@@ -104,21 +141,7 @@ def view_of(gs: GameSession) -> SessionView:
     """Turn the rows of a session into its table, standings included."""
     settings = Settings.from_dict(gs.rules)
     names = {seat.id: seat.name for seat in gs.seats}
-    rounds = []
-    for rnd in gs.rounds:
-        entries = {
-            names[e.seat_id]: EntryView(
-                e.score,
-                e.rack_value,
-                tuple(e.tiles.split()) if e.tiles else None,
-                e.tile_count,
-                e.flagged,
-            )
-            for e in rnd.entries
-        }
-        ordered = {name: entries[name] for name in names.values() if name in entries}
-        winner = names.get(rnd.winner_seat_id) if rnd.winner_seat_id else None
-        rounds.append(RoundView(rnd.number, rnd.ending, winner, ordered, rnd.version))
+    rounds = [round_view(rnd, names) for rnd in gs.rounds]
     players = tuple(names.values())
     table = standings(
         players, [r.scores for r in rounds], gs.rounds_planned, settings.drop_worst_round
@@ -136,7 +159,26 @@ def view_of(gs: GameSession) -> SessionView:
         gs.finished_at,
         gs.last_change,
         gs.notes or "",
+        gs.created_at,
     )
+
+
+def round_view(rnd: Round, names: Mapping[int, str]) -> RoundView:
+    """One row of the table from its stored round (`names`: seat id to name, in seating
+    order), its entries in seating order."""
+    entries = {
+        names[e.seat_id]: EntryView(
+            e.score,
+            e.rack_value,
+            tuple(e.tiles.split()) if e.tiles else None,
+            e.tile_count,
+            e.flagged,
+        )
+        for e in rnd.entries
+    }
+    ordered = {name: entries[name] for name in names.values() if name in entries}
+    winner = names.get(rnd.winner_seat_id) if rnd.winner_seat_id else None
+    return RoundView(rnd.number, rnd.ending, winner, ordered, rnd.version)
 
 
 def get_session(session_id: int) -> SessionView:
@@ -144,11 +186,122 @@ def get_session(session_id: int) -> SessionView:
     return view_of(load_session(session_id))
 
 
-def list_sessions() -> list[SessionView]:
-    """Every session, in progress first, newest first within each."""
-    found = db.session.scalars(_session_query().order_by(GameSession.id.desc())).all()
-    views = [view_of(gs) for gs in found]
-    return sorted(views, key=lambda v: v.complete)
+def standing_of(table: Standings) -> dict[str, Any]:
+    """What a session's row keeps of its table (the `standing` column): the leaders, their
+    total, and the winners once complete."""
+    top = table.totals[table.leaders[0]] if table.leaders else None
+    return {"leaders": list(table.leaders), "leading_total": top, "winners": list(table.winners)}
+
+
+def summary_of(view: SessionView) -> SessionSummary:
+    """The summary of a session worked out from its whole table (what the row must hold)."""
+    table = view.standings
+    top = table.totals[table.leaders[0]] if table.leaders else None
+    return SessionSummary(
+        view.id,
+        view.name,
+        view.played_on,
+        view.players,
+        view.rounds_planned,
+        table.rounds_played,
+        view.complete,
+        table.leaders,
+        top,
+        table.winners,
+    )
+
+
+def _summary_columns() -> tuple[sa.ColumnElement[Any], ...]:
+    return (
+        GameSession.id,
+        GameSession.name,
+        GameSession.played_on,
+        GameSession.rounds_planned,
+        GameSession.rounds_played,
+        GameSession.finished_at,
+        GameSession.standing,
+    )
+
+
+def _summaries(
+    rows: Sequence[sa.Row[Any]], seats: sa.ColumnElement[bool] | None
+) -> list[SessionSummary]:
+    """Summaries of the session rows, with their players read in one more statement (the
+    seats matching `seats`, or those of the rows' ids)."""
+    if not rows:
+        return []
+    if seats is None:
+        seats = Seat.session_id.in_([row.id for row in rows])
+    players: dict[int, list[str]] = {}
+    for session_id, name in db.session.execute(
+        sa.select(Seat.session_id, Seat.name).where(seats).order_by(Seat.session_id, Seat.position)
+    ):
+        players.setdefault(session_id, []).append(name)
+    summaries = []
+    for row in rows:
+        standing = row.standing or {}
+        summaries.append(
+            SessionSummary(
+                row.id,
+                row.name,
+                row.played_on,
+                tuple(players.get(row.id, ())),
+                row.rounds_planned,
+                row.rounds_played,
+                row.finished_at is not None,
+                tuple(standing.get("leaders", ())),
+                standing.get("leading_total"),
+                tuple(standing.get("winners", ())),
+            )
+        )
+    return summaries
+
+
+def list_sessions(limit: int | None = None, offset: int = 0) -> list[SessionSummary]:
+    """Sessions newest first (`limit` of them after skipping `offset`, or all): two
+    statements, whatever their number, reading the summary kept on each session's row."""
+    rows = db.session.execute(
+        sa.select(*_summary_columns()).order_by(GameSession.id.desc()).limit(limit).offset(offset)
+    ).all()
+    # Newest first, so the page's sessions are exactly those with ids from its last to its first.
+    seats = Seat.session_id.between(rows[-1].id, rows[0].id) if rows else None
+    return _summaries(rows, seats)
+
+
+def _in_home_order(upto: int) -> sa.Subquery:
+    """The first `upto` sessions in progress and the first `upto` finished, newest first,
+    with `part` 0 or 1: each part is read along an index (ix_sessions_in_progress for the few
+    in progress, the primary key backwards for the finished), never sorting the history."""
+    parts = []
+    for part, condition in enumerate(
+        (GameSession.finished_at.is_(None), GameSession.finished_at.is_not(None))
+    ):
+        newest = (
+            sa.select(GameSession.id, sa.literal_column(str(part)).label("part"))
+            .where(condition)
+            .order_by(GameSession.id.desc())
+            .limit(upto)
+            .subquery()
+        )
+        parts.append(sa.select(newest.c.id, newest.c.part))
+    return sa.union_all(*parts).subquery("home_order")
+
+
+def home_page(number: int = 1, size: int = HOME_PAGE_SIZE) -> SessionsPage:
+    """Page `number` (from 1) of the sessions, in progress first, then finished, newest
+    first within each: two statements whatever the number of sessions, no rounds read."""
+    number = max(1, min(number, MAX_ID // size))
+    skip = (number - 1) * size
+    order = _in_home_order(skip + size + 1)
+    rows = db.session.execute(
+        sa.select(*_summary_columns())
+        .join(order, order.c.id == GameSession.id)
+        .order_by(order.c.part, order.c.id.desc())
+        .limit(size + 1)
+        .offset(skip)
+    ).all()
+    summaries = _summaries(rows[:size], None)
+    return SessionsPage(number, tuple(summaries), has_older=len(rows) > size)
 
 
 def create_session(
@@ -179,7 +332,12 @@ def create_session(
     try:
         people = [_player_named(n) for n in names]
         gs = GameSession(
-            name=title, played_on=played_on, rounds_planned=planned, rules=settings.to_dict()
+            name=title,
+            played_on=played_on,
+            rounds_planned=planned,
+            rules=settings.to_dict(),
+            rounds_played=0,
+            standing=standing_of(standings(names, [], planned, settings.drop_worst_round)),
         )
         gs.seats = [
             Seat(position=i, name=n, player=p)
@@ -298,13 +456,82 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
 
 def touch(gs: GameSession, change: str = "Session changed") -> None:
     """Mark a session changed: its version moves on, the other phones are told what changed
-    (`change`, a few words: "Round 3 added") and its finish is re-derived."""
+    (`change`, a few words: "Round 3 added"), and its summary (rounds played, standing) and
+    finish are derived again from its rounds as they now stand, in the same transaction."""
     gs.version += 1
     gs.last_change = change[:120]
-    if len(gs.rounds) >= gs.rounds_planned:
+    rows = db.session.execute(  # flushes this write's changes first (autoflush)
+        sa.select(Round.number, Entry.seat_id, Entry.score)
+        .select_from(Round)
+        .outerjoin(Entry, Entry.round_id == Round.id)
+        .where(Round.session_id == gs.id)
+    ).all()
+    table = table_of({seat.id: seat.name for seat in gs.seats}, rows, gs.rounds_planned, gs.rules)
+    gs.rounds_played = table.rounds_played
+    gs.standing = standing_of(table)
+    if table.complete:
         gs.finished_at = gs.finished_at or datetime.now()
     else:
         gs.finished_at = None
+
+
+def table_of(
+    names: Mapping[int, str],
+    entries: Iterable[tuple[int, int | None, int | None]],
+    rounds_planned: int,
+    rules: Mapping[str, Any] | None,
+) -> Standings:
+    """A session's standings from its seats (id -> name, in seating order) and the
+    (round number, seat id, score) of its entries, in any order; a round without entries
+    still counts as played."""
+    rounds: dict[int, dict[str, int]] = {}
+    for number, seat_id, score in entries:
+        scores = rounds.setdefault(number, {})
+        if seat_id is not None and score is not None:
+            scores[names[seat_id]] = score
+    drop = bool((rules or {}).get("drop_worst_round"))
+    return standings(
+        list(names.values()), [rounds[n] for n in sorted(rounds)], rounds_planned, drop
+    )
+
+
+def summarise_every_session() -> int:
+    """Derive every session's summary again from its rounds (after a backup is loaded, say):
+    three statements to read and one batch of updates, whatever the history's size."""
+    sessions = db.session.execute(
+        sa.select(GameSession.id, GameSession.rounds_planned, GameSession.rules)
+    ).all()
+    names: dict[int, dict[int, str]] = {row.id: {} for row in sessions}
+    for session_id, seat_id, name in db.session.execute(
+        sa.select(Seat.session_id, Seat.id, Seat.name).order_by(Seat.session_id, Seat.position)
+    ):
+        names[session_id][seat_id] = name
+    entries: dict[int, list[tuple[int, int | None, int | None]]] = {row.id: [] for row in sessions}
+    for session_id, number, seat_id, score in db.session.execute(
+        sa.select(Round.session_id, Round.number, Entry.seat_id, Entry.score)
+        .select_from(Round)
+        .outerjoin(Entry, Entry.round_id == Round.id)
+    ):
+        entries[session_id].append((number, seat_id, score))
+    updates = []
+    for row in sessions:
+        table = table_of(names[row.id], entries[row.id], row.rounds_planned, row.rules)
+        updates.append(
+            {"sid": row.id, "played": table.rounds_played, "standing": standing_of(table)}
+        )
+    if updates:
+        columns = GameSession.__table__.c
+        db.session.execute(
+            sa.update(GameSession.__table__)
+            .where(columns.id == sa.bindparam("sid"))
+            .values(
+                rounds_played=sa.bindparam("played"),
+                standing=sa.bindparam("standing"),
+                updated_at=columns.updated_at,  # the summary is no change the family made
+            ),
+            updates,
+        )
+    return len(updates)
 
 
 def session_version(session_id: int) -> int:
@@ -315,6 +542,31 @@ def session_version(session_id: int) -> int:
     if version is None:
         raise not_found("session", session_id)
     return version
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What identifies a session's content: it changes with every write (the version) and
+    differs between two databases that happen to share ids (the creation time, as text)."""
+
+    id: int
+    created_at: str
+    version: int
+
+
+def stamp_of(view: SessionView) -> Stamp:
+    return Stamp(view.id, peek.moment(view.created_at), view.version)
+
+
+def session_stamp(session_id: int) -> Stamp:
+    """The session's stamp alone, read at next to no cost (services.peek): the key of what a
+    worker keeps of the session, and its ETag."""
+    if not 1 <= session_id <= MAX_ID:
+        raise not_found("session", session_id)
+    row = peek.one_row(peek.SESSION_STAMP, session_id)
+    if row is None:
+        raise not_found("session", session_id)
+    return Stamp(session_id, peek.moment(row[0]), row[1])
 
 
 def save_notes(session_id: int, notes: object) -> SessionView:

@@ -1,46 +1,26 @@
-/* Tile keypad of the round form: a "Tiles" button by each rack opens keys for every tile
-   (or card); a tap adds it to that rack's field in notation (r7 k13 j), a tap on a chip takes
-   it off. Keys run out as the copies do, counted across all racks of the round. The text
-   field stays the truth: typing there works too, and the server checks everything again. */
+/* Tile keypad of the round form, fetched by round.js at the first tap on a rack's "Tiles"
+   button: keys for every tile (or card); a tap adds it to that rack's field in notation
+   (r7 k13 j), a tap on a chip takes it off. Keys run out as the copies do, counted across all
+   racks of the round. The text field stays the truth: typing there works too, and the server
+   checks everything again. round.js reads the notation (ScorekeeperRound) for both. */
 (() => {
   "use strict";
-  const form = document.getElementById("round-form");
-  if (!form) return;
-  const racks = Array.from(form.querySelectorAll('input[data-kind="rack"]'));
-  if (!racks.length) return;
+  const { form, racks, nameOf: playerOf, tilesOf, valueOf, whole } = window.ScorekeeperRound;
   const sets = parseInt(form.dataset.tileSets, 10) || 1;
   const cards = form.dataset.playedWith === "cards";
-  const jokerPenalty = parseInt(form.dataset.jokerPenalty, 10) || 0;
   const copies = 2 * sets;
   const { t, number } = window.ScorekeeperText;
 
   /* The four colours in the box's order, each with the card suit that stands for it: the
-     words are the notation typed in the field (English in every language), the names are
-     what the page says. */
+     letters are the notation typed in the field, the names are what the page says. */
   const COLOURS = [
-    { letter: "k", word: "black", suit: "s", suitWord: "spades", symbol: "♠",
-      name: t("colour_black", "black"), suitName: t("suit_spades", "spades") },
-    { letter: "r", word: "red", suit: "h", suitWord: "hearts", symbol: "♥",
-      name: t("colour_red", "red"), suitName: t("suit_hearts", "hearts") },
-    { letter: "b", word: "blue", suit: "c", suitWord: "clubs", symbol: "♣",
-      name: t("colour_blue", "blue"), suitName: t("suit_clubs", "clubs") },
-    { letter: "o", word: "orange", suit: "d", suitWord: "diamonds", symbol: "♦",
-      name: t("colour_orange", "orange"), suitName: t("suit_diamonds", "diamonds") },
+    { letter: "k", suit: "s", symbol: "♠", name: t("colour_black", "black"), suitName: t("suit_spades", "spades") },
+    { letter: "r", suit: "h", symbol: "♥", name: t("colour_red", "red"), suitName: t("suit_hearts", "hearts") },
+    { letter: "b", suit: "c", symbol: "♣", name: t("colour_blue", "blue"), suitName: t("suit_clubs", "clubs") },
+    { letter: "o", suit: "d", symbol: "♦", name: t("colour_orange", "orange"), suitName: t("suit_diamonds", "diamonds") },
   ];
   const SHOWN = cards ? ["s", "h", "d", "c"] : ["k", "r", "b", "o"]; // ♠ ♥ ♦ ♣ for cards
   const FACES = { 1: "A", 11: "J", 12: "Q", 13: "K" };
-  const FACE_NUMBERS = { a: 1, j: 11, q: 12, k: 13 };
-  const JOKERS = ["j", "joker", "*", "jkr"];
-  const BY_NAME = {};
-  const SUIT_NAMES = new Set();
-  COLOURS.forEach((c) => {
-    [c.letter, c.word].forEach((n) => { BY_NAME[n] = c; });
-    [c.suit, c.symbol, c.suitWord, c.suitWord.slice(0, -1)].forEach((n) => {
-      BY_NAME[n] = c;
-      SUIT_NAMES.add(n);
-    });
-  });
-  const TOKEN = /^([a-z]+|[♠♥♦♣])(\d+|[ajqk])$/;
 
   /* A tile's id is its tile notation (r7, j); it is shown and sent in the session's notation. */
   const colourOf = (id) => COLOURS.find((c) => c.letter === id[0]);
@@ -58,39 +38,7 @@
       ? t("card_name", "%(suit)s %(face)s", { suit: c.suitName, face: FACES[n] || n })
       : t("tile_name", "%(colour)s %(number)s", { colour: c.name, number: n });
   };
-  const valueOf = (id) => (id === "j" ? jokerPenalty : numberOf(id));
-
-  const parseToken = (raw) => {
-    const text = raw.toLowerCase();
-    if (JOKERS.includes(text)) return "j";
-    const match = TOKEN.exec(text);
-    const colour = match && BY_NAME[match[1]];
-    if (!colour) return null;
-    let number;
-    if (/^\d+$/.test(match[2])) number = match[2].startsWith("0") ? 0 : parseInt(match[2], 10);
-    else if (SUIT_NAMES.has(match[1])) number = FACE_NUMBERS[match[2]];
-    return number >= 1 && number <= 13 ? `${colour.letter}${number}` : null;
-  };
-
-  /* A field's tokens as typed (a lone colour word joins the number after it), each read. */
-  const tokens = (text) => {
-    const chunks = text.trim().split(/[\s,;]+/).filter(Boolean);
-    const out = [];
-    for (let i = 0; i < chunks.length; i += 1) {
-      let raw = chunks[i];
-      const lower = raw.toLowerCase();
-      if (BY_NAME[lower] && !JOKERS.includes(lower) && i + 1 < chunks.length) {
-        i += 1;
-        raw = `${raw} ${chunks[i]}`;
-      }
-      out.push({ raw, id: parseToken(raw.replace(/\s+/g, "")) });
-    }
-    return out;
-  };
-  const isNumber = (text) => /^\s*[+\-\u2212\u2013]?\s*\d+\s*$/.test(text);
-  const tilesIn = (input) => (isNumber(input.value) ? [] : tokens(input.value));
-  const playerOf = (input) =>
-    form.querySelector(`label[for="${input.id}"]`).textContent.replace("⚠", "").trim();
+  const tilesIn = (input) => tilesOf(input.value);
 
   /* How many of each tile are on the racks entered so far (the winner's hidden rack aside). */
   const counts = () => {
@@ -154,7 +102,7 @@
     const face = id === "j" ? "J" : cards ? FACES[n] || String(n) : String(n);
     const key = el(
       "button",
-      { type: "button", className: `key${c ? ` c-${c.letter}` : " joker"}`, ariaLabel: nameOf(id) },
+      { type: "button", className: c ? `key c-${c.letter}` : "key joker", ariaLabel: nameOf(id) },
       mark,
       face,
     );
@@ -170,23 +118,10 @@
 
   let open = null; // the rack input the keypad fills
 
+  /* The "Tiles" buttons round.js put by each rack now control the keypad. */
   const toggles = racks.map((input) => {
-    const name = playerOf(input);
-    const toggle = el(
-      "button",
-      {
-        type: "button",
-        className: "secondary tiles-toggle",
-        ariaLabel: cards
-          ? t("keypad_cards_for", "Cards for %(name)s", { name })
-          : t("keypad_tiles_for", "Tiles for %(name)s", { name }),
-      },
-      cards ? t("keypad_cards", "Cards") : t("keypad_tiles", "Tiles"),
-    );
-    toggle.setAttribute("aria-expanded", "false");
+    const toggle = input.closest(".inline").querySelector(".tiles-toggle");
     toggle.setAttribute("aria-controls", "keypad");
-    toggle.addEventListener("click", () => (open === input ? close() : show(input)));
-    input.closest(".inline").append(toggle);
     return toggle;
   });
 
@@ -197,7 +132,7 @@
     const value = read.reduce((sum, tile) => sum + valueOf(tile.id), 0);
     const said = { value: open.value.trim(), count: number(read.length), points: number(value) };
     let line;
-    if (isNumber(open.value) && open.value.trim()) {
+    if (whole(open.value) !== null) {
       line = cards
         ? t("keypad_entered_as_card", ": entered as %(value)s; a tap on a card replaces the number", said)
         : t("keypad_entered_as_tile", ": entered as %(value)s; a tap on a tile replaces the number", said);
@@ -221,7 +156,8 @@
           "button",
           {
             type: "button",
-            className: tile.id ? `chip tile ${tile.id === "j" ? "joker" : `c-${tile.id[0]}`}` : "chip bad",
+            // No template inside a template: the minifier (web/assets.py) would misread it.
+            className: !tile.id ? "chip bad" : tile.id === "j" ? "chip tile joker" : `chip tile c-${tile.id[0]}`,
             ariaLabel: label,
           },
           tile.id ? notation(tile.id) : `⚠ ${tile.raw}`,
@@ -262,14 +198,14 @@
   keys.addEventListener("click", (event) => {
     const key = event.target.closest(".key");
     if (!key || key.disabled || !open) return;
-    const kept = isNumber(open.value) ? [] : tokens(open.value).map((tile) => tile.raw);
+    const kept = tilesIn(open).map((tile) => tile.raw);
     write([...kept, notation(key.dataset.tile)]);
   });
   chips.addEventListener("click", (event) => {
     const chip = event.target.closest(".chip");
     if (!chip || !open) return;
     const index = parseInt(chip.dataset.index, 10);
-    const list = tokens(open.value).map((tile) => tile.raw);
+    const list = tilesIn(open).map((tile) => tile.raw);
     list.splice(index, 1);
     write(list);
     const next = chips.children[Math.min(index, chips.children.length - 1)];
@@ -294,6 +230,8 @@
     if (toggle) toggle.focus();
   };
   done.addEventListener("click", close);
+  /* round.js calls this at a tap on a rack's button: open the keypad there, or close it. */
+  window.ScorekeeperKeypad = (input) => (open === input ? close() : show(input));
 
   form.addEventListener("input", render);
   form.addEventListener("change", () => {

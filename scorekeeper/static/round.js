@@ -1,31 +1,24 @@
-/* Round form: a live preview of the derived scores and the zero-sum status, Enter moves to
-   the next player, the winner's rack hides, a ± per paper score, and Save submits once.
-   It only helps typing: the server checks everything again and its answer is the truth. */
+/* Round form: what every ending shares. The live preview line (worked out by the ending's own
+   script, round_<ending>.js, loaded after this one), racks read from tile notation, Enter moves
+   to the next player, a "Tiles" button by each rack that fetches the tile keypad (keypad.js)
+   at its first tap, and Save submits once. It only helps typing: the server checks everything
+   again and its answer is the truth. */
 (() => {
   "use strict";
   const form = document.getElementById("round-form");
   if (!form) return;
-  const ending = form.dataset.ending;
-  const jokerPenalty = parseInt(form.dataset.jokerPenalty, 10) || 0;
-  const bonus = form.dataset.winnerBonus ? parseInt(form.dataset.winnerBonus, 10) : null;
-  const fewest = form.dataset.emptyPool === "fewest_tiles";
-  const preview = document.getElementById("preview");
+  const { jokerPenalty, winnerBonus, playedWith, keypad } = form.dataset;
+  const penalty = parseInt(jokerPenalty, 10) || 0;
   const save = document.getElementById("save");
   const saveText = save.textContent;
-  const { t, formatter, number } = window.ScorekeeperText;
+  const preview = document.getElementById("preview");
+  const { t, formatter } = window.ScorekeeperText;
   const signs = formatter({ signDisplay: "exceptZero" });
 
-  const JOKERS = ["j", "joker", "*", "jkr"];
-  const FACES = { a: 1, j: 11, q: 12, k: 13 };
-  const COLOURS = ["k", "r", "b", "o", "s", "h", "c", "d", "♠", "♥", "♣", "♦", "black", "red",
-    "blue", "orange", "spade", "spades", "heart", "hearts", "club", "clubs", "diamond", "diamonds"];
-  const SUITS = ["s", "h", "c", "d", "♠", "♥", "♣", "♦", "spade", "spades", "heart", "hearts", "club",
-    "clubs", "diamond", "diamonds"]; // only cards have faces (A, J, Q, K)
-  const TILE = /^([a-z]+|[♠♥♦♣])(\d+|[ajqk])$/;
-
-  const fields = (kind) => Array.from(form.querySelectorAll(`input[data-kind="${kind}"]`));
+  /* A seat's fields of a kind (rack, count, score): the inputs named rack_0, rack_1... */
+  const KINDS = ["rack", "count", "score"];
+  const fields = (kind) => Array.from(form.querySelectorAll(`input[name^="${kind}_"]`));
   const nameOf = (input) => form.querySelector(`label[for="${input.id}"]`).textContent.replace("⚠", "").trim();
-  const signed = (n) => signs.format(n);
   const andList = (names) =>
     names.length < 2
       ? names.join("")
@@ -37,191 +30,110 @@
     return /^[+-]?\d+$/.test(cleaned) ? parseInt(cleaned, 10) : null;
   };
 
+  /* Tiles in notation (RULES.md): a colour or a suit, then a number or a card's face: r7,
+     "red 7", k13, hQ, ♦A; j (or joker, *, jkr) is a joker. A tile's id is its tile notation. */
+  const JOKERS = ["j", "joker", "*", "jkr"];
+  const COLOURS = {}; // a colour or suit as typed -> its tile letter (k, r, b, o)
+  const SUITS = new Set(); // only cards have faces (A, J, Q, K)
+  [["k", "black", "s", "♠", "spade"], ["r", "red", "h", "♥", "heart"],
+    ["b", "blue", "c", "♣", "club"], ["o", "orange", "d", "♦", "diamond"]].forEach((names) => {
+    [...names, `${names[4]}s`].forEach((name, i) => {
+      COLOURS[name] = names[0];
+      if (i > 1) SUITS.add(name);
+    });
+  });
+  const FACES = { a: 1, j: 11, q: 12, k: 13 };
+  const tileOf = (raw) => {
+    const text = raw.toLowerCase();
+    if (JOKERS.includes(text)) return "j";
+    const match = /^([a-z]+|[♠♥♦♣])(\d+|[ajqk])$/.exec(text);
+    if (!match || !COLOURS[match[1]]) return null;
+    let n = 0;
+    if (/\d/.test(match[2])) n = match[2].startsWith("0") ? 0 : parseInt(match[2], 10);
+    else if (SUITS.has(match[1])) n = FACES[match[2]];
+    return n >= 1 && n <= 13 ? `${COLOURS[match[1]]}${n}` : null;
+  };
+  /* A rack's tiles as typed, each read ({raw, id}, id null when unread); a lone colour word
+     joins the number after it ("red 7"). A number is a rack value, not tiles: none. */
+  const tilesOf = (text) => {
+    if (whole(text) !== null) return [];
+    const chunks = text.trim().split(/[\s,;]+/).filter(Boolean);
+    const out = [];
+    for (let i = 0; i < chunks.length; i += 1) {
+      let raw = chunks[i];
+      const lower = raw.toLowerCase();
+      if (COLOURS[lower] && !JOKERS.includes(lower) && i + 1 < chunks.length) {
+        i += 1;
+        raw = `${raw} ${chunks[i]}`;
+      }
+      out.push({ raw, id: tileOf(raw.replace(/\s+/g, "")) });
+    }
+    return out;
+  };
+  const valueOf = (id) => (id === "j" ? penalty : parseInt(id.slice(1), 10));
   /* {value, count} of a rack typed as a number or as tiles; null when blank, NaN when unread. */
   const rack = (text) => {
     if (!text.trim()) return null;
     const number = whole(text);
     if (number !== null) return { value: number, count: null };
-    const chunks = text.trim().toLowerCase().split(/[\s,;]+/).filter(Boolean);
-    let value = 0;
-    let count = 0;
-    for (let i = 0; i < chunks.length; i += 1) {
-      let token = chunks[i];
-      if (COLOURS.includes(token) && !JOKERS.includes(token) && i + 1 < chunks.length) {
-        i += 1;
-        token += chunks[i];
-      }
-      count += 1;
-      if (JOKERS.includes(token)) {
-        value += jokerPenalty;
-        continue;
-      }
-      const match = TILE.exec(token);
-      if (!match || !COLOURS.includes(match[1])) return { value: NaN, count: null };
-      const face = /\d/.test(match[2]) ? parseInt(match[2], 10) : FACES[match[2]];
-      const faceOfCard = !/\d/.test(match[2]);
-      if (!(face >= 1 && face <= 13) || match[2].startsWith("0") || (faceOfCard && !SUITS.includes(match[1]))) {
-        return { value: NaN, count: null };
-      }
-      value += face;
-    }
-    return { value, count };
+    const tiles = tilesOf(text);
+    if (tiles.some((tile) => !tile.id)) return { value: NaN, count: null };
+    return { value: tiles.reduce((sum, tile) => sum + valueOf(tile.id), 0), count: tiles.length };
   };
 
-  const show = (seat, text) => {
-    const out = form.querySelector(`output[data-preview-seat="${seat}"]`);
-    if (out) out.textContent = text;
+  /* The ending's script says how the round stands: status(text, good) on the preview line,
+     show(seat, text) by a player's field. */
+  const round = {
+    form,
+    racks: fields("rack"),
+    bonus: winnerBonus ? parseInt(winnerBonus, 10) : null,
+    t,
+    fields,
+    nameOf,
+    andList,
+    whole,
+    tilesOf,
+    valueOf,
+    rack,
+    signed: (n) => signs.format(n),
+    show: (seat, text) => {
+      const out = form.querySelector(`output[data-preview-seat="${seat}"]`);
+      if (out) out.textContent = text;
+    },
+    status: (text, good) => {
+      preview.hidden = !text;
+      preview.textContent = text;
+      preview.classList.toggle("ok", good === true);
+      preview.classList.toggle("bad", good === false);
+    },
+    stillToEnter: (names) => t("round_still_to_enter", "Still to enter: %(names)s.", { names: andList(names) }),
+    update: () => {},
+    /* The preview of the ending, worked out at once and after every change. */
+    preview: (work) => {
+      round.update = work;
+      work();
+    },
+    /* Enter's key says "next", but on the last field of a kind (the winner's rack aside). */
+    enterKeys: () => {
+      KINDS.forEach((kind) => {
+        const group = fields(kind).filter((input) => !input.disabled);
+        group.forEach((input, i) => {
+          input.enterKeyHint = i === group.length - 1 ? "done" : "next";
+        });
+      });
+    },
   };
-
-  const stillToEnter = (names) => t("round_still_to_enter", "Still to enter: %(names)s.", { names: andList(names) });
-
-  const status = (text, good) => {
-    preview.hidden = !text;
-    preview.textContent = text;
-    preview.classList.toggle("ok", good === true);
-    preview.classList.toggle("bad", good === false);
-  };
-
-  const winnerSeat = () => {
-    const checked = form.querySelector('input[name="winner"]:checked');
-    return checked ? parseInt(checked.value, 10) : null;
-  };
-
-  const wentOut = () => {
-    const winner = winnerSeat();
-    const inputs = fields("rack");
-    const missing = [];
-    let sum = 0;
-    let unread = false;
-    inputs.forEach((input, seat) => {
-      if (seat === winner) return;
-      const entry = rack(input.value);
-      if (entry === null) missing.push(nameOf(input));
-      else if (Number.isNaN(entry.value)) unread = true;
-      else sum += entry.value;
-      show(seat, entry && !Number.isNaN(entry.value) ? signed(-entry.value) : "");
-    });
-    if (winner === null) return status(t("round_tap_winner", "Tap who went out."));
-    const won = bonus ?? sum;
-    show(winner, missing.length || unread ? "" : signed(won));
-    if (unread) return status(t("round_unreadable", "Some tiles are not readable yet."), false);
-    if (missing.length) return status(stillToEnter(missing));
-    const said = { name: nameOf(inputs[winner]), points: signed(won) };
-    return status(
-      bonus ? t("round_winner_bonus", "%(name)s %(points)s (bonus).", said) : t("round_winner_sum", "%(name)s %(points)s: adds up to 0.", said),
-      true,
-    );
-  };
-
-  const poolEmpty = () => {
-    const inputs = fields("rack");
-    const counts = fields("count");
-    const seats = inputs.map((input, seat) => {
-      const entry = rack(input.value);
-      const typed = counts[seat] ? whole(counts[seat].value) : null;
-      return { seat, name: nameOf(input), entry, count: entry && entry.count !== null ? entry.count : typed };
-    });
-    inputs.forEach((_, seat) => show(seat, ""));
-    const missing = seats.filter((s) => s.entry === null).map((s) => s.name);
-    if (missing.length) return status(stillToEnter(missing));
-    if (seats.some((s) => Number.isNaN(s.entry.value))) {
-      return status(t("round_unreadable", "Some tiles are not readable yet."), false);
-    }
-    const narrow = (list, key) => {
-      if (list.some((s) => key(s) === null)) return list;
-      const low = Math.min(...list.map(key));
-      return list.filter((s) => key(s) === low);
-    };
-    const byValue = (s) => s.entry.value;
-    const byCount = (s) => s.count;
-    if (fewest && seats.some((s) => s.count === null)) {
-      return status(t("round_enter_counts", "Enter every player's tile count."));
-    }
-    const candidates = fewest ? narrow(narrow(seats, byCount), byValue) : narrow(narrow(seats, byValue), byCount);
-    if (candidates.length > 1) {
-      const names = andList(candidates.map((s) => s.name));
-      return status(t("round_tie", "%(names)s tie: enter tile counts, or save and say who takes it.", { names }));
-    }
-    const winner = candidates[0];
-    let sum = 0;
-    seats.forEach((s) => {
-      if (s === winner) return;
-      const loss = fewest ? s.entry.value : s.entry.value - winner.entry.value;
-      sum += loss;
-      show(s.seat, signed(-loss));
-    });
-    const won = bonus ?? sum;
-    show(winner.seat, signed(won));
-    return status(t("round_takes", "%(name)s takes the round: %(points)s.", { name: winner.name, points: signed(won) }), true);
-  };
-
-  const paper = () => {
-    const inputs = fields("score");
-    const missing = [];
-    const plus = [];
-    let sum = 0;
-    let unread = false;
-    inputs.forEach((input) => {
-      if (!input.value.trim()) return missing.push(nameOf(input));
-      const score = whole(input.value);
-      if (score === null) unread = true;
-      else {
-        sum += score;
-        if (score > 0) plus.push(nameOf(input));
-      }
-    });
-    if (unread) return status(t("round_whole_number", "A score is a whole number, like -12 or 24."), false);
-    if (missing.length === inputs.length) return status("");
-    if (bonus) return status(missing.length ? stillToEnter(missing) : "");
-    if (sum !== 0 && missing.length) {
-      const said = { sum: signed(sum), names: andList(missing) };
-      return status(t("round_sum_so_far", "Adds up to %(sum)s so far (still to enter: %(names)s).", said));
-    }
-    if (sum !== 0) {
-      return status(t("round_sum_wrong", "Adds up to %(sum)s: someone counted a rack wrong.", { sum: signed(sum) }), false);
-    }
-    if (missing.length) {
-      return status(t("round_zero_so_far", "Adds up to 0 so far; still to enter: %(names)s.", { names: andList(missing) }));
-    }
-    if (plus.length > 1) {
-      const names = andList(plus);
-      return status(t("round_all_plus", "%(names)s all score plus: only the winner scores plus.", { names }), false);
-    }
-    return status(t("round_adds_up", "Adds up to 0 ✓"), true);
-  };
-
-  const update = { went_out: wentOut, pool_empty: poolEmpty, scores: paper }[ending] || (() => {});
-
-  /* The winner's rack is empty: hide it (and send nothing for it). */
-  const hideWinnerRack = () => {
-    if (ending !== "went_out") return;
-    const winner = winnerSeat();
-    fields("rack").forEach((input, seat) => {
-      const row = input.closest(".seat");
-      row.hidden = seat === winner;
-      input.disabled = seat === winner;
-    });
-    const visible = fields("rack").filter((input) => !input.disabled);
-    visible.forEach((input, i) => {
-      input.enterKeyHint = i === visible.length - 1 ? "done" : "next";
-    });
-  };
-
-  form.addEventListener("change", (event) => {
-    if (event.target.name === "winner") {
-      hideWinnerRack();
-      const first = fields("rack").find((input) => !input.disabled && !input.value);
-      if (first) first.focus();
-    }
-    update();
-  });
-  form.addEventListener("input", update);
+  window.ScorekeeperRound = round;
+  round.enterKeys();
+  form.addEventListener("change", () => round.update());
+  form.addEventListener("input", () => round.update());
 
   /* Enter moves to the next player's field; on the last one it saves. */
   form.addEventListener("keydown", (event) => {
     const input = event.target;
-    if (event.key !== "Enter" || !input.dataset || !input.dataset.kind) return;
-    const group = fields(input.dataset.kind).filter((f) => !f.disabled && f.offsetParent !== null);
+    const kind = (input.name || "").split("_")[0];
+    if (event.key !== "Enter" || !KINDS.includes(kind)) return;
+    const group = fields(kind).filter((f) => !f.disabled && f.offsetParent !== null);
     const next = group[group.indexOf(input) + 1];
     if (next) {
       event.preventDefault();
@@ -229,25 +141,8 @@
     }
   });
 
-  /* Paper scores: phone number pads often lack a minus, so each score gets a ± button. */
-  fields("score").forEach((input) => {
-    const flip = document.createElement("button");
-    flip.type = "button";
-    flip.className = "secondary sign";
-    flip.textContent = "±";
-    flip.setAttribute("aria-label", t("round_change_sign", "Change the sign of %(name)s's score", { name: nameOf(input) }));
-    flip.addEventListener("click", () => {
-      const value = input.value.trim().replace(/^[\u2212\u2013]/, "-");
-      input.value = value.startsWith("-") ? value.slice(1) : `-${value.replace(/^\+/, "")}`;
-      input.focus();
-      update();
-    });
-    input.inputMode = "numeric";
-    input.after(flip);
-  });
-
   /* Racks typed as tiles need letters: a switch from the number pad to the keyboard. */
-  const racks = fields("rack");
+  const { racks } = round;
   const hint = form.querySelector(".racks .hint");
   if (racks.length && hint) {
     const keyboard = document.createElement("button");
@@ -269,6 +164,45 @@
     hint.after(keyboard);
   }
 
+  /* The tile keypad: its script and styles (data-keypad: their fingerprinted URLs) are
+     fetched at the first tap on a rack's "Tiles" button; keypad.js then opens under it. */
+  const fetched = {};
+  const fetchOnce = (url) => {
+    fetched[url] = fetched[url] || new Promise((resolve, reject) => {
+      const script = url.endsWith(".js");
+      const tag = document.createElement(script ? "script" : "link");
+      if (script) tag.src = url;
+      else Object.assign(tag, { rel: "stylesheet", href: url });
+      tag.onload = resolve;
+      tag.onerror = () => {
+        tag.remove();
+        delete fetched[url]; // no network (nor service worker): the next tap tries again
+        reject(new Error(url));
+      };
+      document.head.append(tag);
+    });
+    return fetched[url];
+  };
+  if (keypad) {
+    const cards = playedWith === "cards";
+    racks.forEach((input) => {
+      const name = nameOf(input);
+      const toggle = document.createElement("button");
+      toggle.type = "button";
+      toggle.className = "secondary tiles-toggle";
+      toggle.textContent = cards ? t("keypad_cards", "Cards") : t("keypad_tiles", "Tiles");
+      toggle.setAttribute("aria-label", cards
+        ? t("keypad_cards_for", "Cards for %(name)s", { name })
+        : t("keypad_tiles_for", "Tiles for %(name)s", { name }));
+      toggle.setAttribute("aria-expanded", "false");
+      toggle.addEventListener("click", () => {
+        // Meanwhile the tiles can still be typed in the field.
+        Promise.all(keypad.split(" ").map(fetchOnce)).then(() => window.ScorekeeperKeypad(input), () => {});
+      });
+      input.closest(".inline").append(toggle);
+    });
+  }
+
   /* Save once: a second tap while the first is on its way does nothing. */
   form.addEventListener("submit", (event) => {
     if (form.dataset.sent) {
@@ -286,7 +220,4 @@
     save.disabled = false;
     save.textContent = saveText;
   });
-
-  hideWinnerRack();
-  update();
 })();

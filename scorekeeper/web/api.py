@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Hashable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.extensions import csrf, db
@@ -14,6 +16,7 @@ from scorekeeper.services import rounds, sessions, tools
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
 from scorekeeper.web.messages import problem_dict, rules_text, translate
+from scorekeeper.web.rendered import kept_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -97,10 +100,24 @@ def create_session() -> tuple[Response, int, dict[str, str]]:
     return jsonify(session_document(view)), 201, {"Location": location}
 
 
+def _query_count(name: str, least: int) -> int | None:
+    """An optional whole-number query parameter (`?limit=20`), or a bad request."""
+    text = request.args.get(name)
+    if text is None:
+        return None
+    if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < least:
+        raise bad_request(
+            "%(name)s must be a whole number of at least %(least)d.", name, name=name, least=least
+        )
+    return int(text)
+
+
 @bp.get("/sessions")
 def list_sessions() -> Response:
-    views = sorted(sessions.list_sessions(), key=lambda v: v.id, reverse=True)
-    return jsonify({"sessions": [session_summary(v) for v in views]})
+    """Sessions newest first, from the summary kept on each session (no rounds are read);
+    `?limit=20&offset=40` reads one page of them."""
+    found = sessions.list_sessions(_query_count("limit", 1), _query_count("offset", 0) or 0)
+    return jsonify({"sessions": [session_summary(s) for s in found]})
 
 
 def session_etag(session_id: int, version: int) -> str:
@@ -112,18 +129,25 @@ def session_etag(session_id: int, version: int) -> str:
 def get_session(session_id: int) -> Response:
     """The session; an `If-None-Match` of its current ETag is answered 304 after one small
     query of its version, so every phone at the table can poll it every second or two."""
-    if request.if_none_match:
-        tag = session_etag(session_id, sessions.session_version(session_id))
-        if request.if_none_match.contains_weak(tag):
-            response = Response(status=304)
-            response.set_etag(tag, weak=True)
-            response.headers["Cache-Control"] = "no-cache"
-            return response
-    view = sessions.get_session(session_id)
-    response = jsonify(session_document(view))
-    response.set_etag(session_etag(view.id, view.version), weak=True)
+    stamp = sessions.session_stamp(session_id)
+    tag = session_etag(session_id, stamp.version)
+    if request.if_none_match and request.if_none_match.contains_weak(tag):
+        response = Response(status=304)
+    else:
+        body = kept_document(("json", stamp), lambda: _document(session_id))
+        # (A round saved between the stamp and the drawing gives a newer body under the older
+        # tag: the next poll then fetches it again, never the other way round.)
+        response = current_app.response_class(body, mimetype="application/json")
+    response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _document(session_id: int) -> tuple[Hashable, bytes]:
+    """The session document as sent, with the stamp it was drawn from."""
+    view = sessions.get_session(session_id)
+    body = current_app.json.dumps(session_document(view)).encode() + b"\n"
+    return ("json", sessions.stamp_of(view)), body
 
 
 @bp.post("/sessions/<int:session_id>/extend")

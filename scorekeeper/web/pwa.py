@@ -1,26 +1,27 @@
 """Installable and resilient: the web app manifest and the service worker, both at the root.
 
 The service worker must be served from `/sw.js` (not /static/) so that its scope is the whole
-app; it is rendered with the list of app-shell files and a version made of their contents, so
-a changed stylesheet or script installs a new worker that caches the new files.
+app; it is rendered with the fingerprinted URLs of the app-shell files (web/assets.py) and a
+version made of their digests, so a changed stylesheet or script installs a new worker that
+caches the new files. The manifest names its icons by their plain URLs, which never change.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, render_template, url_for
+
+from scorekeeper.web.assets import Asset, shelf
 
 bp = Blueprint("pwa", __name__)
 
 THEME_COLOUR = "#0b57d0"
 BACKGROUND_COLOUR = "#ffffff"
-# The app shell: what a phone keeps so an open session survives a Wi-Fi blip.
+# The app shell: what a phone keeps so an open session survives a Wi-Fi blip. Vendored test
+# tools (axe-core) are never part of it (web/assets.py leaves them out).
 SHELL_SUFFIXES = (".css", ".js", ".png", ".svg")
-# Vendored test tools (axe-core) are never part of the shell.
-NOT_SHELL = ("vendor",)
 
 
 def manifest() -> dict[str, object]:
@@ -62,32 +63,30 @@ def web_manifest() -> Response:
     return response
 
 
-def shell_files() -> list[Path]:
+def shell_files() -> list[Asset]:
     """The static files of the app shell, in a stable order."""
-    static = Path(current_app.static_folder or "")
-    return sorted(
-        path
-        for path in static.rglob("*")
-        if path.is_file()
-        and path.suffix in SHELL_SUFFIXES
-        and not any(part in NOT_SHELL for part in path.relative_to(static).parts)
-    )
+    return [
+        found for name, found in sorted(shelf().assets.items()) if name.endswith(SHELL_SUFFIXES)
+    ]
 
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker: caches the shell, serves pages network-first with the last good
     copy as fallback. Never cached itself, so a new version is picked up at once."""
-    static = Path(current_app.static_folder or "")
     files = shell_files()
     digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.relative_to(static).as_posix().encode())
-        digest.update(path.read_bytes())
+    for found in files:
+        digest.update(f"{found.name}:{found.digest}\n".encode())
+    current = {
+        url_for("static", filename=found.name): url_for("static", filename=found.fingerprinted)
+        for found in files
+    }
     script = render_template(
         "pwa/sw.js",
         version=digest.hexdigest()[:16],
-        shell=[url_for("static", filename=p.relative_to(static).as_posix()) for p in files],
+        shell=list(current.values()),
+        current=current,
         static_prefix=url_for("static", filename=""),
         sign_out=url_for("access.sign_out"),
         offline_page=render_template("pwa/offline.html"),

@@ -44,6 +44,18 @@ def _ending_asked(default: str = "went_out") -> str:
     return asked if asked in ENDING_CHOICES else default
 
 
+def _winner_asked(view: SessionView, ending: str) -> int | None:
+    """The seat tapped under "Who went out?" on the session page (`?winner=2`), if any."""
+    asked = request.args.get("winner")
+    seats = [str(i) for i in range(len(view.players))]
+    return seats.index(asked) if ending == "went_out" and asked in seats else None
+
+
+def _first_rack_after(winner: int | None) -> int | None:
+    """With the winner chosen on the session page, typing starts at the first other rack."""
+    return None if winner is None else (1 if winner == 0 else 0)
+
+
 def _round_or_404(view: SessionView, number: int) -> RoundView:
     found = next((r for r in view.rounds if r.number == number), None)
     if found is None:
@@ -67,8 +79,12 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
             )
             return redirect(url_for("sessions.show", session_id=session_id))
         next_number = str(view.standings.rounds_played + 1)
-        form = round_form(view.players, {"ending": _ending_asked(), "number": next_number})
-        return _round_page(view, form)
+        fields = {"ending": _ending_asked(), "number": next_number}
+        winner = _winner_asked(view, fields["ending"])
+        if winner is not None:
+            fields["winner"] = str(winner)
+        form = round_form(view.players, fields)
+        return _round_page(view, form, focus=_first_rack_after(winner))
 
     def save(body: dict[str, Any]) -> RoundView:
         saved, created = rounds.add_round(session_id, body)
@@ -150,6 +166,7 @@ def _round_page(
     problems: list[Problem] | None = None,
     general: list[str] | None = None,
     flagged: set[str] | None = None,
+    focus: int | None = None,
 ) -> str:
     problems = problems or []
     ending = form.ending.data if form.ending.data in ENDING_CHOICES else "went_out"
@@ -185,6 +202,7 @@ def _round_page(
         confirm_asked=bool(flagged) or bool(form.confirm.data),
         winner_choice=tied or (list(view.players) if wrong_winner or form.winner_name() else []),
         counts_open=view.settings.empty_pool == "fewest_tiles" or bool(tie) or counts_typed,
+        focus=focus,
     )
 
 

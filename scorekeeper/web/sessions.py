@@ -4,7 +4,7 @@ phone), extend, rename, notes, the undo of this phone's last change, the summary
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from datetime import date
 from typing import Any
 
@@ -12,6 +12,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
@@ -19,8 +20,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_date, format_number, gettext
-from markupsafe import Markup
+from flask_babel import format_date, format_number, get_locale, gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
@@ -39,11 +39,12 @@ from scorekeeper.forms import (
 )
 from scorekeeper.rules import RulesError
 from scorekeeper.services import sessions
-from scorekeeper.services.chart import running_chart
+from scorekeeper.services.chart import WIDTH, chart_height, running_chart
 from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import SessionView
+from scorekeeper.services.sessions import SessionSummary, SessionView
 from scorekeeper.web.api import session_etag
 from scorekeeper.web.messages import translate
+from scorekeeper.web.rendered import kept_page
 
 bp = Blueprint("sessions", __name__)
 
@@ -124,9 +125,9 @@ def setting(value: object) -> str:
 
 
 @bp.app_template_global()
-def round_of(view: SessionView) -> str:
+def round_of(view: SessionView | SessionSummary) -> str:
     """Where the evening stands: the round being played now, or that all are played."""
-    played, planned = view.standings.rounds_played, view.rounds_planned
+    played, planned = view.rounds_played, view.rounds_planned
     if view.complete:
         if played == planned:
             return gettext("All %(planned)s rounds played", planned=format_number(planned))
@@ -152,8 +153,10 @@ def setting_labels() -> dict[str, Any]:
 
 @bp.get("/")
 def home() -> str:
-    """Sessions in progress first, then the finished ones; a big button to start one."""
-    return render_template("sessions/home.html", sessions=sessions.list_sessions())
+    """Sessions in progress first, then the finished ones, a page at a time (`?page=2`);
+    a big button to start one."""
+    number = request.args.get("page", 1, type=int) or 1
+    return render_template("sessions/home.html", page=sessions.home_page(number))
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
@@ -201,26 +204,50 @@ def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
 
 @bp.get("/sessions/<int:session_id>")
 def show(session_id: int) -> str:
-    """The score table of the evening."""
-    return _session_page(session_or_404(session_id))
+    """The score table of the evening: drawn once per version and language, then kept."""
+    try:
+        stamp = sessions.session_stamp(session_id)
+    except NotFound:
+        abort(404)
+    if pending_undo(session_id, stamp.version) or request.args:
+        return _session_page(session_or_404(session_id))
+
+    def draw() -> tuple[Hashable, str]:
+        view = session_or_404(session_id)
+        return _page_key("page", sessions.stamp_of(view)), _session_page(view)
+
+    return kept_page(_page_key("page", stamp), draw)
 
 
-def _session_page(
+def _page_key(kind: str, stamp: sessions.Stamp) -> Hashable:
+    """What a kept page depends on: the session's stamp, the language, the sign-in state."""
+    gate = g.get("gate")
+    signed = (gate.locked, gate.signed_in) if gate is not None else None
+    return (kind, stamp, str(get_locale()), signed)
+
+
+def _session_page(view: SessionView) -> str:
+    return render_template("sessions/show.html", **_live_context(view))
+
+
+@bp.get("/sessions/<int:session_id>/details")
+def details(session_id: int) -> str:
+    """The notes, renaming a player and the rules: linked from the session page."""
+    return _details_page(session_or_404(session_id))
+
+
+def _details_page(
     view: SessionView,
-    rename: dict[int, RenameForm] | None = None,
+    rename_form: RenameForm | None = None,
     notes_form: NotesForm | None = None,
-    **extra: Any,
 ) -> str:
-    forms = rename or {}
-    rename_forms = [forms.get(i) or RenameForm(formdata=None) for i in range(len(view.players))]
+    if rename_form is None:
+        rename_form = RenameForm(formdata=None)
+    rename_form.position.choices = [SelectChoice(i, p) for i, p in enumerate(view.players)]
     if notes_form is None:
         notes_form = NotesForm(formdata=None, data={"notes": view.notes})
     return render_template(
-        "sessions/show.html",
-        **_live_context(view),
-        rename_forms=rename_forms,
-        notes_form=notes_form,
-        **extra,
+        "sessions/details.html", view=view, rename_form=rename_form, notes_form=notes_form
     )
 
 
@@ -232,14 +259,13 @@ def _live_context(view: SessionView) -> dict[str, Any]:
         "button": ButtonForm(formdata=None),
         "undo": pending_undo(view.id, view.version),
         "etag": f'W/"{session_etag(view.id, view.version)}"',
-        "chart": _chart(view),
     }
 
 
-def _chart(view: SessionView) -> Markup | None:
-    if not view.rounds:
-        return None
-    return running_chart(view, described_by="chart-caption")
+@bp.app_template_global()
+def chart_size(players: int) -> tuple[int, int]:
+    """The chart image's width and height, so the page keeps its place before it arrives."""
+    return WIDTH, chart_height(players)
 
 
 def _no_store(body: str) -> Response:
@@ -251,9 +277,20 @@ def _no_store(body: str) -> Response:
 @bp.get("/sessions/<int:session_id>/table")
 def live_table(session_id: int) -> Response:
     """The live part of the session page alone: static/live.js swaps it in when the session
-    changed on another phone (the server draws, the script only swaps)."""
-    view = session_or_404(session_id)
-    return _no_store(render_template("sessions/_live.html", **_live_context(view)))
+    changed on another phone (the server draws, the script only swaps); kept like the page."""
+    try:
+        stamp = sessions.session_stamp(session_id)
+    except NotFound:
+        abort(404)
+
+    def draw() -> tuple[Hashable, str]:
+        view = session_or_404(session_id)
+        live = render_template("sessions/_live.html", **_live_context(view))
+        return _page_key("live", sessions.stamp_of(view)), live
+
+    if pending_undo(session_id, stamp.version):
+        return _no_store(draw()[1])
+    return _no_store(kept_page(_page_key("live", stamp), draw))
 
 
 @bp.post("/sessions/<int:session_id>/notes")
@@ -269,8 +306,7 @@ def notes(session_id: int) -> Response | tuple[str, int]:
     except RulesError as error:
         for problem in error.problems:
             add_error(form.notes, translate(problem))
-        page = _session_page(session_or_404(session_id), notes_form=form, notes_open=True)
-        return page, status_for(error)
+        return _details_page(session_or_404(session_id), notes_form=form), status_for(error)
     forget_undo()
     flash(gettext("Notes saved.") if view.notes else gettext("Notes cleared."), "success")
     return redirect(url_for("sessions.show", session_id=session_id, _anchor="notes-section"))
@@ -287,18 +323,21 @@ def summary(session_id: int) -> str:
         view=view,
         table=table,
         ranking=ranking,
-        chart=running_chart(view, described_by="chart-caption"),
         file_stem=_file_stem(view),
     )
 
 
 @bp.get("/sessions/<int:session_id>/chart.svg")
 def chart_svg(session_id: int) -> Response:
-    """The chart as an image file of its own, to share or keep."""
+    """The chart as an image file of its own, to show, share or keep; asked for with the
+    version it shows (`?v=`), the phone may keep it for good."""
     view = session_or_404(session_id)
     response = make_response(str(running_chart(view, standalone=True)))
     response.mimetype = "image/svg+xml"
-    response.headers["Cache-Control"] = "no-cache"
+    if request.args.get("v") == str(view.version):
+        response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
+    else:
+        response.headers["Cache-Control"] = "no-cache"
     response.headers["Content-Disposition"] = f'inline; filename="{_file_stem(view)}-chart.svg"'
     return response
 
@@ -332,10 +371,24 @@ def extend(session_id: int) -> Response:
     return redirect(url_for("sessions.show", session_id=session_id))
 
 
+@bp.post("/sessions/<int:session_id>/rename")
+def rename_seat(session_id: int) -> Response | tuple[str, int]:
+    """The session page's rename form: the seat is chosen in the form."""
+    form = RenameForm()
+    if form.position.data is None:
+        abort(400)
+    return _rename(session_id, form.position.data, form)
+
+
 @bp.post("/sessions/<int:session_id>/players/<int:position>/rename")
 def rename(session_id: int, position: int) -> Response | tuple[str, int]:
     """Rename the player in one seat; their past rounds keep their scores."""
     form = RenameForm()
+    form.position.data = position
+    return _rename(session_id, position, form)
+
+
+def _rename(session_id: int, position: int, form: RenameForm) -> Response | tuple[str, int]:
     try:
         view = sessions.rename_player(session_id, position, form.name.data or "")
     except NotFound:
@@ -346,7 +399,7 @@ def rename(session_id: int, position: int) -> Response | tuple[str, int]:
         view = session_or_404(session_id)
         if not 0 <= position < len(view.players):
             abort(404)
-        return _session_page(view, {position: form}, rename_open=True), status_for(error)
+        return _details_page(view, form), status_for(error)
     forget_undo()
     flash(gettext("Renamed to %(name)s.", name=view.players[position]), "success")
     return redirect(url_for("sessions.show", session_id=session_id))

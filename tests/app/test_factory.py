@@ -1,5 +1,6 @@
 """create_app: configuration layers, database URL, secret key, and the two pages it serves."""
 
+import re
 import stat
 from pathlib import Path
 
@@ -124,7 +125,7 @@ def test_home_page(client: FlaskClient) -> None:
     assert "Scorekeeper" in page
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert '<html lang="en">' in page
-    assert "/static/app.css" in page
+    assert re.search(r'href="/static/app\.[0-9a-f]{10}\.css"', page)
 
 
 def test_sqlite_pragmas(tmp_path: Path) -> None:

@@ -328,6 +328,35 @@ def test_rename_keeps_past_scores_under_the_new_name(client: FlaskClient, app: F
     assert "ann is already playing" in text(response)
 
 
+def test_the_session_page_links_to_its_notes_names_and_rules(client: FlaskClient) -> None:
+    sid = create(client)
+    page = text(client.get(f"/sessions/{sid}"))
+    for anchor, label in (("notes", "Add notes"), ("rename", "Rename a player")):
+        assert f'<a href="/sessions/{sid}/details#{anchor}">{label}</a>' in page
+    assert f'<a href="/sessions/{sid}/details#rules">Rules of this session</a>' in page
+    assert "<textarea" not in page and "<dl" not in page  # they live on the details page
+    details = text(client.get(f"/sessions/{sid}/details"))
+    assert 'id="notes"' in details and 'id="rename"' in details and 'id="rules"' in details
+    assert "<dt>Minimum initial meld</dt><dd>30</dd>" in details
+    assert f'href="/sessions/{sid}">← Back to the table</a>' in details
+    assert client.get("/sessions/999/details").status_code == 404
+    # The page's one rename form names the seat; a refusal comes back on the details page,
+    # with the seat still chosen and the name as typed.
+    renamed = client.post(f"/sessions/{sid}/rename", data={"position": "2", "name": "Cyd"})
+    assert renamed.status_code == 302
+    assert "Renamed to Cyd." in text(client.get(f"/sessions/{sid}"))
+    refused = client.post(f"/sessions/{sid}/rename", data={"position": "1", "name": "ann"})
+    assert refused.status_code == 422
+    page = text(refused)
+    assert "ann is already playing" in page and 'id="rename"' in page
+    assert '<option selected value="1">Bo</option>' in page
+    assert client.post(f"/sessions/{sid}/rename", data={"name": "Bob"}).status_code == 400
+    assert (
+        client.post(f"/sessions/{sid}/rename", data={"position": "9", "name": "X"}).status_code
+        == 404
+    )
+
+
 def test_names_are_escaped_on_every_page(client: FlaskClient) -> None:
     evil = "<script>alert(1)</script>"
     sid = create(client, [evil, "Bo"], name=evil)
@@ -340,6 +369,7 @@ def test_names_are_escaped_on_every_page(client: FlaskClient) -> None:
         f"/sessions/{sid}/rounds/new?ending=scores",
         f"/sessions/{sid}/rounds/1/edit",
         f"/sessions/{sid}/rounds/1/delete",
+        f"/sessions/{sid}/details",
     ]
     for url in pages:
         page = client.get(url).get_data(as_text=True)
@@ -361,7 +391,10 @@ def test_six_players_fit_a_phone_without_sideways_scrolling(client: FlaskClient)
     assert "table-layout: fixed" in rule[1]
     assert "width: 100%" in rule[1]
     assert "text-overflow: ellipsis" in css
-    assert len(css.encode()) < 10 * 1024
+    # The stylesheet every page loads, as served (minified, web/assets.py), stays small.
+    served = re.search(r'<link rel="stylesheet" href="(/static/app\.[0-9a-f]{10}\.css)">', page)
+    assert served
+    assert len(client.get(served[1]).get_data()) < 10 * 1024
 
 
 def test_scripts_are_files_not_inline(client: FlaskClient) -> None:
@@ -374,10 +407,11 @@ def test_scripts_are_files_not_inline(client: FlaskClient) -> None:
             "src=" in tag or tag == '<script type="application/json" id="js-messages">'  # data
             for tag in scripts
         )
-        # Only the colour theme runs before the page is drawn (so a dark page never flashes
-        # white); every other script waits for the page.
+        # Only app.js (the colour theme first) runs before the page is drawn (so a dark page
+        # never flashes white); every other script waits for the page.
         early = [tag for tag in scripts if "defer" not in tag and "src=" in tag]
-        assert early == ['<script src="/static/theme.js">']
+        assert len(early) == 1
+        assert re.fullmatch(r'<script src="/static/app\.[0-9a-f]{10}\.js" [^>]*>', early[0])
     assert (STATIC / "round.js").exists()
 
 

@@ -17,6 +17,12 @@ STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 TEMPLATES = STATIC.parent / "templates"
 
 
+def fingerprinted(name: str) -> str:
+    """A pattern for the fingerprinted URL of a static file (web/assets.py)."""
+    stem, suffix = name.rsplit(".", 1)
+    return rf"/static/{re.escape(stem)}\.[0-9a-f]{{10}}\.{suffix}"
+
+
 def png_size(body: bytes) -> tuple[int, int]:
     """Width and height of a PNG, after checking its signature and its header's checksum."""
     assert body[:8] == b"\x89PNG\r\n\x1a\n"
@@ -71,12 +77,19 @@ def test_the_service_worker_is_served_at_the_root(client: FlaskClient) -> None:
     assert "<" not in script.split("const OFFLINE_PAGE")[0]  # no HTML leaked into the code
 
     shell = json.loads(re.search(r"const SHELL_FILES = (\[.*?\]);", script)[1])
-    for wanted in ("/static/app.css", "/static/round.js", "/static/offline.js", "/static/pwa.js"):
-        assert wanted in shell
-    assert "/static/icons/icon-192.png" in shell and "/static/icons/icon.svg" in shell
+    for wanted in ("app.css", "app.js", "round.js", "offline.js", "icons/icon-192.png"):
+        assert any(re.fullmatch(fingerprinted(wanted), url) for url in shell), wanted
+    assert any(re.fullmatch(fingerprinted("icons/icon.svg"), url) for url in shell)
     assert not any("vendor" in url for url in shell)  # axe-core is for the tests only
     for url in shell:
         assert client.get(url).status_code == 200, url
+    # An older page's fingerprint finds the file's current one through its plain URL.
+    current = json.loads(re.search(r"const CURRENT = (\{.*?\});", script)[1])
+    assert sorted(current.values()) == sorted(shell)
+    assert all(
+        re.fullmatch(fingerprinted(plain.removeprefix("/static/")), url)
+        for plain, url in current.items()
+    )
 
     offline_page = json.loads(re.search(r"const OFFLINE_PAGE = (\".*?\");\n", script)[1])
     assert "<h1>No network</h1>" in offline_page
@@ -100,7 +113,9 @@ def test_the_worker_changes_when_the_shell_does(
 def test_pages_link_the_manifest_and_register_the_worker(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    assert re.search(r'<script src="/static/pwa.js" data-service-worker="/sw.js" defer>', page)
+    assert re.search(
+        rf'<script src="{fingerprinted("app.js")}" data-service-worker="/sw.js">', page
+    )
     assert '<meta name="theme-color"' in page
     base = (TEMPLATES / "base.html").read_text(encoding="utf-8")
     assert "pwa.web_manifest" in base
@@ -110,7 +125,7 @@ def test_the_round_form_loads_offline_js(client: FlaskClient) -> None:
     created = client.post("/api/v1/sessions", json={"players": ["Ann", "Bo"]})
     page = client.get(f"/sessions/{created.json['id']}/rounds/new").get_data(as_text=True)
     assert re.search(
-        r'<script src="/static/offline.js" data-probe="/healthz" defer></script>', page
+        rf'<script src="{fingerprinted("offline.js")}" data-probe="/healthz" defer></script>', page
     )
     # No inline script anywhere (the CSP forbids it): every script tag has a src, but for the
     # JSON data block of the scripts' messages (data, never run).

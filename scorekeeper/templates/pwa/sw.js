@@ -1,6 +1,6 @@
 /* Scorekeeper's service worker (served at /sw.js so its scope is the whole app).
-   The app shell (styles, scripts, icons) comes from the cache and is refreshed behind the
-   scenes; pages come from the network first, and when the network is gone, from the last good
+   The app shell (styles, scripts, icons, under fingerprinted names) comes from the cache;
+   pages come from the network first, and when the network is gone, from the last good
    copy this phone saw, so an open session survives a Wi-Fi blip. POSTs and the API are never
    touched: a round typed offline is kept by offline.js on the page, not here. */
 "use strict";
@@ -10,6 +10,7 @@ const SHELL = `scorekeeper-shell-${VERSION}`;
 const PAGES = "scorekeeper-pages";
 const MOST_PAGES = 60; // the pages kept: the latest sessions and their forms, not all history
 const SHELL_FILES = {{ shell|tojson }};
+const CURRENT = {{ current|tojson }}; // plain URL -> its fingerprinted URL now
 const STATIC_PREFIX = {{ static_prefix|tojson }};
 const SIGN_OUT = {{ sign_out|tojson }};
 const OFFLINE_PAGE = {{ offline_page|tojson }};
@@ -33,10 +34,21 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-/* Styles, scripts and icons: the cached copy at once, a fresh one fetched for next time. */
+/* A fingerprinted name (app.1a2b3c4d5e.css) never changes its bytes; its plain name's current
+   fingerprinted URL stands in when a page kept from before names an older one. */
+const FINGERPRINT = /\.[0-9a-f]{10}(\.\w+)$/;
+const standIn = (cache, path) => {
+  const url = CURRENT[path.replace(FINGERPRINT, "$1")];
+  return url ? cache.match(url) : Promise.resolve(undefined);
+};
+
+/* Styles, scripts and icons: the cached copy at once (a plain name is fetched again for next
+   time); when none is kept, the network, and failing that the stand-in. */
 const fromShell = async (event) => {
   const cache = await caches.open(SHELL);
+  const path = new URL(event.request.url).pathname;
   const cached = await cache.match(event.request);
+  if (cached && FINGERPRINT.test(path)) return cached;
   const fresh = fetch(event.request).then((response) => {
     if (response.ok) return cache.put(event.request, response.clone()).then(() => response);
     return response;
@@ -45,7 +57,14 @@ const fromShell = async (event) => {
     event.waitUntil(fresh.catch(() => undefined));
     return cached;
   }
-  return fresh;
+  try {
+    const response = await fresh;
+    return response.ok ? response : (await standIn(cache, path)) || response;
+  } catch (error) {
+    const kept = await standIn(cache, path);
+    if (kept) return kept;
+    throw error;
+  }
 };
 
 /* A page worth keeping: a whole HTML page, not a download, not marked private. */

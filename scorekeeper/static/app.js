@@ -1,0 +1,113 @@
+/* What every page runs, loaded in <head> before the page is drawn: the colour theme (so a dark
+   page never flashes white), the words and numbers of the page's language for the other
+   scripts, and the service worker. One file, so a page asks for one script, not three. */
+
+/* Colour theme: follows the system unless this phone chose light or dark (kept in
+   localStorage); it sets data-theme on <html>, which app.css reads. */
+(function () {
+  "use strict";
+  var KEY = "scorekeeper.theme";
+  var CHOICES = ["system", "light", "dark"];
+  var root = document.documentElement;
+
+  function stored() {
+    try {
+      var value = window.localStorage.getItem(KEY);
+      return CHOICES.indexOf(value) >= 0 ? value : "system";
+    } catch (e) {
+      return "system"; // storage blocked: follow the system
+    }
+  }
+
+  function apply(choice) {
+    if (choice === "system") {
+      root.removeAttribute("data-theme");
+    } else {
+      root.setAttribute("data-theme", choice);
+    }
+  }
+
+  apply(stored());
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("theme-choice");
+    var select = document.getElementById("theme-select");
+    if (!box || !select) return;
+    select.value = stored();
+    box.hidden = false;
+    select.addEventListener("change", function () {
+      var choice = CHOICES.indexOf(select.value) >= 0 ? select.value : "system";
+      try {
+        window.localStorage.setItem(KEY, choice);
+      } catch (e) {
+        /* not remembered, but still applied to this page */
+      }
+      apply(choice);
+    });
+  });
+
+  // Another tab of this app changed the theme: follow it.
+  window.addEventListener("storage", function (event) {
+    if (event.key !== KEY) return;
+    apply(stored());
+    var select = document.getElementById("theme-select");
+    if (select) select.value = stored();
+  });
+})();
+
+/* Words and numbers in the page's language, for every script of the app: the #js-messages
+   block at the end of the page (translated on the server, see web/js_messages.py; only the
+   words the page's scripts use) with the English fallback each call carries; %(name)s
+   placeholders filled from params. The block is read at the first call, once the page's
+   deferred scripts run and the whole page is there. */
+(function () {
+  "use strict";
+  var MESSAGES = null;
+
+  function messages() {
+    if (MESSAGES !== null) return MESSAGES;
+    var holder = document.getElementById("js-messages");
+    if (!holder) return {}; // not read yet: the English fallback this time
+    MESSAGES = JSON.parse(holder.textContent || "{}");
+    return MESSAGES;
+  }
+
+  function t(key, fallback, params) {
+    return (messages()[key] || fallback).replace(/%\((\w+)\)s/g, function (all, name) {
+      return params && name in params ? String(params[name]) : all;
+    });
+  }
+
+  function formatter(options) {
+    try {
+      return new Intl.NumberFormat(document.documentElement.lang || undefined, options);
+    } catch (error) {
+      return new Intl.NumberFormat(undefined, options); // an unknown lang: the phone's own
+    }
+  }
+
+  var numbers = formatter();
+  window.ScorekeeperText = {
+    t: t,
+    formatter: formatter,
+    number: function (n) {
+      return numbers.format(n);
+    },
+  };
+})();
+
+/* Register the service worker (data-service-worker of this script's tag, /sw.js): it keeps
+   the app shell and the last good copy of each page on this phone, so an open session
+   survives a Wi-Fi blip. Browsers allow service workers only over https or on localhost;
+   elsewhere the app works as before without one. */
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  if (!script || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+  var url = script.dataset.serviceWorker;
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register(url).catch(function () {
+      return undefined;
+    });
+  });
+})();

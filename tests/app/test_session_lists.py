@@ -1,0 +1,226 @@
+"""Lists of sessions: the summary kept on each session's row (rounds played, leaders, winners,
+finish) stays what the session's whole table gives, through every kind of write and a backup
+import; the home page a page at a time; the API's list, whole or a page of it."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from scorekeeper.extensions import db
+from scorekeeper.services import backup, rounds, sessions
+
+
+def assert_summaries_true() -> None:
+    """Every stored summary equals the one worked out from the session's rounds, and the
+    home page's first page lists the same sessions, in progress before finished."""
+    stored = sessions.list_sessions()
+    derived = [sessions.summary_of(sessions.get_session(s.id)) for s in stored]
+    assert stored == derived
+    page = sessions.home_page(1)
+    assert sorted(s.id for s in page.sessions) == sorted(s.id for s in stored)
+    ordered = sorted(stored, key=lambda s: (s.complete, -s.id))
+    assert list(page.sessions) == ordered
+
+
+def went_out(winner: str, **racks: int) -> dict[str, Any]:
+    return {"ending": "went_out", "winner": winner, "racks": racks}
+
+
+def test_every_write_keeps_the_summary_true(app: Flask) -> None:
+    with app.app_context():
+        evening = sessions.create_session(["Ann", "Bo", "Cy"], "Evening", 2)
+        dropping = sessions.create_session(
+            ["Di", "Eve", "Finn", "Gus"], "Drop", 3, {"drop_worst_round": True}
+        )
+        assert_summaries_true()
+        assert sessions.list_sessions()[0].leaders == ()
+
+        rounds.add_round(evening.id, went_out("Ann", Bo=22, Cy=8))
+        assert_summaries_true()
+        rounds.add_round(evening.id, went_out("Bo", Ann=40, Cy=5))  # Bo leads; complete
+        assert_summaries_true()
+        done = sessions.get_session(evening.id)
+        assert done.complete and done.finished_at is not None
+        assert sessions.list_sessions()[1].winners == ("Bo",)
+
+        rounds.replace_round(evening.id, 2, went_out("Cy", Ann=1, Bo=2))  # Ann leads again
+        assert_summaries_true()
+        sessions.rename_player(evening.id, 0, "Annie")  # the leader's name changes
+        assert_summaries_true()
+        assert sessions.list_sessions()[1].winners == ("Annie",)
+
+        sessions.extend_session(evening.id, 1)  # no longer complete
+        assert_summaries_true()
+        assert sessions.get_session(evening.id).finished_at is None
+        body = rounds.delete_round(evening.id, 1)
+        assert_summaries_true()
+        rounds.restore_round(evening.id, 1, body)
+        assert_summaries_true()
+
+        paper = {"Di": 30, "Eve": -30, "Finn": 0, "Gus": 0}
+        rounds.add_round(dropping.id, {"ending": "scores", "scores": paper})
+        rounds.add_round(
+            dropping.id,
+            {"ending": "pool_empty", "racks": {"Di": 9, "Eve": 4, "Finn": 12, "Gus": 20}},
+        )
+        rounds.add_round(dropping.id, went_out("Gus", Di=60, Eve=2, Finn=3))
+        assert_summaries_true()
+        after_add = sessions.get_session(dropping.id)
+        assert after_add.settings.drop_worst_round and after_add.complete
+
+        # Undo, as a phone does: each at the version its change left the session at.
+        rounds.undo_change(dropping.id, "add", 3, None, after_add.version)
+        assert_summaries_true()
+        edited_from = rounds.round_body(rounds.get_round(dropping.id, 1))
+        paper = {"Di": -5, "Eve": 5, "Finn": 0, "Gus": 0}
+        rounds.replace_round(dropping.id, 1, {"ending": "scores", "scores": paper})
+        version = sessions.session_version(dropping.id)
+        rounds.undo_change(dropping.id, "edit", 1, edited_from, version)
+        assert_summaries_true()
+        deleted = rounds.delete_round(dropping.id, 2)
+        rounds.undo_change(dropping.id, "delete", 2, deleted, sessions.session_version(dropping.id))
+        assert_summaries_true()
+
+        sessions.save_notes(evening.id, "Cake by Annie")
+        sessions.set_seconds_per_turn(evening.id, 60)
+        assert_summaries_true()
+
+
+def _without_summaries(document: dict[str, Any]) -> dict[str, Any]:
+    """The export as a version from before the summaries would have written it."""
+    for row in document["tables"]["sessions"]:
+        del row["rounds_played"], row["standing"]
+    return document
+
+
+def test_a_backup_from_before_the_summaries_imports_with_them(app: Flask) -> None:
+    with app.app_context():
+        view = sessions.create_session(["Ann", "Bo", "Cy"], "Sunday", 2)
+        rounds.add_round(view.id, went_out("Ann", Bo=22, Cy=8))
+        rounds.add_round(view.id, went_out("Cy", Ann=1, Bo=2))
+        sessions.create_session(["Ann", "Bo"], "Monday", 3)
+        expected = sessions.list_sessions()
+        document = _without_summaries(backup.export_everything())
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+        backup.import_everything(document)
+        assert sessions.list_sessions() == expected
+        assert expected[1].winners == ("Ann",) and expected[1].leading_total == 29
+        assert_summaries_true()
+
+
+def test_flask_import_json_fills_the_summaries(
+    app: Flask, runner: FlaskCliRunner, tmp_path: Path
+) -> None:
+    with app.app_context():
+        view = sessions.create_session(["Ann", "Bo", "Cy"], "Sunday", 1)
+        rounds.add_round(view.id, went_out("Bo", Ann=5, Cy=6))
+        expected = sessions.list_sessions()
+        export = tmp_path / "old.json"
+        export.write_text(json.dumps(_without_summaries(backup.export_everything())))
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+    result = runner.invoke(args=["import-json", str(export)])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert sessions.list_sessions() == expected
+        assert expected[0].winners == ("Bo",) and expected[0].complete
+
+
+def _history(app: Flask, count: int, finished: set[int]) -> None:
+    """`count` sessions named S1, S2, ...; those numbered in `finished` played to the end."""
+    with app.app_context():
+        for number in range(1, count + 1):
+            view = sessions.create_session(["Ann", "Bo"], f"S{number}", 1)
+            if number in finished:
+                rounds.add_round(view.id, went_out("Ann", Bo=number))
+
+
+def _names(page: str, list_id: str) -> list[str]:
+    listed = re.search(rf'<ul class="sessions" id="{list_id}">(.*?)</ul>', page, re.S)
+    return re.findall(r'<span class="card-title">([^<]*)</span>', listed[1]) if listed else []
+
+
+def test_the_home_page_shows_twenty_sessions_a_page(app: Flask, client: FlaskClient) -> None:
+    _history(app, 45, finished={n for n in range(1, 46) if n % 10})  # S10, S20... in play
+    finished = [f"S{n}" for n in range(45, 0, -1) if n % 10]  # 41 of them, newest first
+    first = html.unescape(client.get("/").get_data(as_text=True))
+    assert _names(first, "in-progress") == ["S40", "S30", "S20", "S10"]
+    assert _names(first, "finished") == finished[:16]
+    assert 'id="newer-sessions"' not in first
+    assert 'href="/?page=2" rel="next"' in first and "Older sessions" in first
+
+    second = html.unescape(client.get("/?page=2").get_data(as_text=True))
+    assert _names(second, "in-progress") == []
+    assert _names(second, "finished") == finished[16:36]
+    assert 'href="/" rel="prev"' in second and "Newer sessions" in second
+    assert 'href="/?page=3" rel="next"' in second
+
+    third = html.unescape(client.get("/?page=3").get_data(as_text=True))
+    assert _names(third, "finished") == finished[36:] == ["S5", "S4", "S3", "S2", "S1"]
+    assert 'href="/?page=2" rel="prev"' in third and 'id="older-sessions"' not in third
+    assert 'href="/players"' in third
+
+
+@pytest.mark.parametrize("asked", ["0", "-3", "two", "1.5", ""])
+def test_a_page_number_that_is_no_page_shows_the_first(
+    app: Flask, client: FlaskClient, asked: str
+) -> None:
+    _history(app, 2, finished={1})
+    page = client.get(f"/?page={asked}")
+    assert page.status_code == 200
+    assert _names(page.get_data(as_text=True), "in-progress") == ["S2"]
+
+
+def test_a_page_beyond_the_last_links_back(app: Flask, client: FlaskClient) -> None:
+    _history(app, 2, finished=set())
+    page = client.get("/?page=9").get_data(as_text=True)
+    assert 'class="session-card"' not in page
+    assert 'href="/?page=8" rel="prev"' in page
+    assert "Keeps the score of Rummikub" not in page  # the welcome is for an empty history
+    assert client.get("/?page=99999999999999").status_code == 200
+
+
+def test_the_api_lists_every_session_newest_first_or_a_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    _history(app, 5, finished={2})
+    everything = client.get("/api/v1/sessions").get_json()["sessions"]
+    assert [s["name"] for s in everything] == ["S5", "S4", "S3", "S2", "S1"]
+    assert everything[3] == {
+        "id": 2,
+        "name": "S2",
+        "date": everything[3]["date"],
+        "players": ["Ann", "Bo"],
+        "rounds_planned": 1,
+        "rounds_played": 1,
+        "complete": True,
+        "leaders": ["Ann"],
+    }
+    page = client.get("/api/v1/sessions?limit=2&offset=1").get_json()["sessions"]
+    assert [s["name"] for s in page] == ["S4", "S3"]
+    assert client.get("/api/v1/sessions?offset=4").get_json()["sessions"][0]["name"] == "S1"
+    assert client.get("/api/v1/sessions?offset=5").get_json() == {"sessions": []}
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [("limit=0", "limit"), ("limit=x", "limit"), ("offset=-1", "offset"), ("limit=", "limit")],
+)
+def test_the_api_refuses_a_page_that_is_not_whole_numbers(
+    client: FlaskClient, query: str, field: str
+) -> None:
+    answer = client.get(f"/api/v1/sessions?{query}")
+    assert answer.status_code == 400
+    assert answer.get_json()["errors"][0]["code"] == "bad_request"
+    assert answer.get_json()["errors"][0]["field"] == field

@@ -1,0 +1,157 @@
+"""Every page and document reads the database in a fixed number of SQL statements, however
+many rounds the session has and however many sessions the history holds: no N+1 queries.
+
+Each count is of the first request to the URL in a fresh app, so no page kept by an earlier
+request answers it (the cold path). Counted: the statements the app's engine sends (an
+SQLAlchemy `before_cursor_execute` listener), transaction control (BEGIN, SAVEPOINT...) left
+out, since SQLite sends its BEGIN as a statement and PostgreSQL does not. Reads made on the
+one raw connection of services/peek.py (a session's stamp, the household) bypass the engine
+and are not counted here. To check another URL, add it to URLS with its count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper.extensions import db
+from scorekeeper.models import GameSession, Player
+from scorekeeper.services import rounds, sessions
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+# URL (with {session} and {player} for the ids of the session and player looked at) ->
+# the statements its first request sends, whatever the size of the history.
+URLS = {
+    "/": 2,  # the page's sessions with their summaries, then their players
+    "/sessions/{session}": 4,  # the session, its rounds, seats and entries
+    "/api/v1/sessions/{session}": 4,
+    "/sessions/{session}/export.csv": 4,
+    "/export.csv": 1,  # every entry, in one statement read in chunks
+    "/api/v1/sessions": 2,
+    "/players": 2,  # every seat, then every entry (services/stats.py)
+    "/players/{player}": 3,  # the player's name, then their sessions' seats and entries
+}
+
+# Histories of different sizes: (sessions, rounds in the session looked at).
+SIZES = {
+    "1 session of 1 round": (1, 1),
+    "1 session of 50 rounds": (1, 50),
+    "200 sessions": (200, 1),
+}
+
+
+def went_out(number: int) -> dict[str, object]:
+    winner = PLAYERS[number % len(PLAYERS)]
+    racks = {p: 5 + (number * 7 + i) % 40 for i, p in enumerate(PLAYERS) if p != winner}
+    return {"ending": "went_out", "winner": winner, "racks": racks}
+
+
+def seed(app: Flask, sessions_count: int, rounds_count: int) -> dict[str, int]:
+    """A history of `sessions_count` sessions: two evenings made by the services (one
+    finished, one still in play) copied row for row to make up the number, then the session
+    looked at, which has `rounds_count` rounds; returns the ids the URLs need."""
+    with app.app_context():
+        if sessions_count > 1:
+            finished = sessions.create_session(PLAYERS, "Finished", 2)
+            playing = sessions.create_session(PLAYERS, "Still in play", 3)
+            for number in (1, 2):
+                rounds.add_round(finished.id, went_out(number))
+                rounds.add_round(playing.id, went_out(number))
+            copies = sessions_count - 3
+            copy_sessions([finished.id, playing.id] * (copies // 2) + [finished.id] * (copies % 2))
+        looked_at = sessions.create_session(PLAYERS, "Looked at", rounds_count + 1)
+        for number in range(1, rounds_count + 1):
+            rounds.add_round(looked_at.id, went_out(number))
+        player = db.session.scalar(sa.select(Player.id).where(Player.name == "Bo"))
+        assert player is not None
+        return {"session": looked_at.id, "player": player}
+
+
+def copy_sessions(originals: list[int]) -> None:
+    """Insert a copy of each session named (its row, seats, rounds and entries; new ids),
+    one executemany a table; PostgreSQL's id sequences are then moved past the new ids."""
+    table = {name: db.metadata.tables[name] for name in ("sessions", "seats", "rounds", "entries")}
+    next_id = {
+        name: (db.session.scalar(sa.select(sa.func.max(t.c.id))) or 0) + 1
+        for name, t in table.items()
+    }
+    made: dict[str, list[dict[str, object]]] = {name: [] for name in table}
+    for original in originals:
+        new: dict[str, dict[int, int]] = {name: {} for name in table}
+        copying = (
+            ("sessions", table["sessions"].c.id == original, {}),
+            ("seats", table["seats"].c.session_id == original, {"session_id": "sessions"}),
+            (
+                "rounds",
+                table["rounds"].c.session_id == original,
+                {"session_id": "sessions", "winner_seat_id": "seats"},
+            ),
+            ("entries", None, {"round_id": "rounds", "seat_id": "seats"}),
+        )
+        for name, where, links in copying:
+            if where is None:  # the entries of the rounds just copied
+                where = table[name].c.round_id.in_(list(new["rounds"]))
+            for row in db.session.execute(sa.select(table[name]).where(where)).mappings():
+                new[name][row["id"]] = next_id[name]
+                next_id[name] += 1
+                linked = {column: new[to].get(row[column]) for column, to in links.items()}
+                made[name].append({**row, "id": new[name][row["id"]], **linked})
+    for name, rows in made.items():
+        db.session.execute(table[name].insert(), rows)
+    if db.engine.dialect.name == "postgresql":
+        for name in table:
+            db.session.execute(
+                sa.text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), :last)"),
+                {"last": next_id[name] - 1},
+            )
+    db.session.commit()
+
+
+@contextmanager
+def counting(app: Flask) -> Iterator[list[str]]:
+    """The statements the app's engine sends meanwhile (transaction control left out)."""
+    sent: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if not statement.lstrip().upper().startswith(TRANSACTION_CONTROL):
+            sent.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+
+
+def first_request_statements(make_app: Callable[..., Flask], url: str) -> list[str]:
+    """The statements of the first request to `url` in a fresh app, its body read whole."""
+    fresh = make_app()
+    client = fresh.test_client()
+    with counting(fresh) as sent:
+        response = client.get(url)
+        response.get_data()  # a streamed body runs its queries as it is read
+    assert response.status_code == 200, url
+    return sent
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_each_page_sends_a_fixed_number_of_statements(
+    app: Flask, make_app: Callable[..., Flask], size: str
+) -> None:
+    ids = seed(app, *SIZES[size])
+    with app.app_context():
+        held = db.session.scalar(sa.select(sa.func.count()).select_from(GameSession))
+        assert held == SIZES[size][0]
+    counts = {}
+    for url in URLS:
+        sent = first_request_statements(make_app, url.format(**ids))
+        counts[url] = len(sent)
+    assert counts == URLS

@@ -1,0 +1,88 @@
+"""The hot path's first tap on the session page: "Who went out?" lists the players, each a link
+to the round form with that winner chosen and the first other rack focused (no JavaScript)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask.testing import FlaskClient
+from posted_forms import new_session_form
+
+FOUR = ["Ann", "Bo", "Cy", "Di"]
+
+
+def create(client: FlaskClient, rounds: str = "3") -> int:
+    response = client.post("/sessions/new", data=new_session_form(FOUR, rounds=rounds))
+    assert response.status_code == 302, response.get_data(as_text=True)
+    match = re.fullmatch(r"/sessions/(\d+)", response.headers["Location"])
+    assert match
+    return int(match[1])
+
+
+def marked(page: str) -> list[str]:
+    """The ids of the inputs the page checks or focuses, as `checked:id` / `autofocus:id`."""
+    found = []
+    for tag in re.findall(r"<input[^>]*>", page):
+        field_id = re.search(r'id="([^"]+)"', tag)
+        for flag in ("checked", "autofocus"):
+            if field_id and re.search(rf"\s{flag}[\s>]", tag):
+                found.append(f"{flag}:{field_id[1]}")
+    return found
+
+
+def test_the_session_page_links_each_player_to_the_round_form(client: FlaskClient) -> None:
+    sid = create(client)
+    page = html.unescape(client.get(f"/sessions/{sid}").get_data(as_text=True))
+    section = page[page.index('<section class="went-out"') :]
+    section = section[: section.index("</section>")]
+    assert '<h2 id="went-out-heading">Who went out?</h2>' in section
+    links = re.findall(r'<a class="button secondary" href="([^"]+)">([^<]+)</a>', section)
+    assert links == [
+        (f"/sessions/{sid}/rounds/new?winner={i}", name) for i, name in enumerate(FOUR)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("winner", "expected"),
+    [
+        ("0", ["checked:winner-0", "autofocus:rack_1"]),
+        ("2", ["checked:winner-2", "autofocus:rack_0"]),
+        ("3", ["checked:winner-3", "autofocus:rack_0"]),
+    ],
+)
+def test_a_winner_from_the_session_page_is_chosen_and_typing_starts_at_the_next_rack(
+    client: FlaskClient, winner: str, expected: list[str]
+) -> None:
+    sid = create(client)
+    response = client.get(f"/sessions/{sid}/rounds/new", query_string={"winner": winner})
+    assert response.status_code == 200
+    assert marked(response.get_data(as_text=True)) == expected
+
+
+@pytest.mark.parametrize("winner", ["4", "-1", "01", "x", "²", "", "9" * 5000])
+def test_a_winner_that_is_no_seat_is_ignored(client: FlaskClient, winner: str) -> None:
+    sid = create(client)
+    response = client.get(f"/sessions/{sid}/rounds/new", query_string={"winner": winner})
+    assert response.status_code == 200
+    assert marked(response.get_data(as_text=True)) == []
+
+
+def test_the_winner_is_only_chosen_for_a_went_out_round(client: FlaskClient) -> None:
+    sid = create(client)
+    for ending in ("pool_empty", "scores"):
+        response = client.get(
+            f"/sessions/{sid}/rounds/new", query_string={"ending": ending, "winner": "1"}
+        )
+        assert response.status_code == 200
+        assert marked(response.get_data(as_text=True)) == []
+
+
+def test_no_winner_links_once_every_round_is_played(client: FlaskClient) -> None:
+    sid = create(client, rounds="1")
+    form = {"ending": "went_out", "winner": "0", "rack_1": "5", "rack_2": "6", "rack_3": "7"}
+    assert client.post(f"/sessions/{sid}/rounds/new", data=form).status_code == 302
+    page = client.get(f"/sessions/{sid}").get_data(as_text=True)
+    assert "went-out-heading" not in page
+    assert "rounds/new?winner=" not in page
