@@ -39,9 +39,13 @@ class Loads(HTMLParser):
         self.styles: list[str] = []
         self.scripts: list[str] = []
         self.extras: list[str] = []
+        self.later: list[str] = []  # fetched when first needed (the keypads), named in data-
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
+        for name, value in found.items():
+            if name.startswith("data-"):
+                self.later += [url for url in value.split() if url.startswith("/static/")]
         if tag == "link":
             rel = found.get("rel", "").split()
             if "stylesheet" in rel:
@@ -73,6 +77,7 @@ class Weight:
     parts: list[Fetched]
     extras: list[str]
     other_hosts: list[str]
+    later: list[str]
 
     @property
     def raw(self) -> int:
@@ -120,7 +125,7 @@ def weigh(client, name: str, url: str) -> Weight:  # type: ignore[no-untyped-def
     parts = [page] + [fetch(client, src) for src in loads.styles + loads.scripts]
     hosts = [host for part in parts for host in other_hosts(part.raw.decode())]
     hosts += [src for src in loads.extras if other_hosts(f'"{src}')]
-    return Weight(name, url, parts, loads.extras, hosts)
+    return Weight(name, url, parts, loads.extras, hosts, loads.later)
 
 
 def fill(client) -> dict[str, int]:  # type: ignore[no-untyped-def]
@@ -187,8 +192,9 @@ def pages(client, ids: dict[str, int]) -> Iterator[tuple[str, str]]:  # type: ig
     yield "Not found (404)", "/no-such-page"
 
 
-def measure() -> tuple[list[Weight], list[Fetched], list[str]]:
-    """Every page weighed, the files fetched beside them at load, and the vendored scripts."""
+def measure() -> tuple[list[Weight], list[Fetched], list[Fetched], list[str]]:
+    """Every page weighed, the files fetched beside them at load, those fetched when first
+    needed, and the vendored scripts."""
     from scorekeeper import create_app
     from scorekeeper.extensions import db
 
@@ -210,6 +216,7 @@ def measure() -> tuple[list[Weight], list[Fetched], list[str]]:
         weights.append(weigh(locked.test_client(), "Sign in (passphrase set)", "/sign-in"))
         extras = sorted({src for weight in weights for src in weight.extras})
         beside = [fetch(client, src) for src in [*extras, "/sw.js"]]
+        later = [fetch(client, src) for src in sorted({u for w in weights for u in w.later})]
         templates = Path(app.root_path, "templates").rglob("*.html")
         vendored = [t.name for t in templates if "vendor/" in t.read_text(encoding="utf-8")]
         vendored += [w.url for w in weights if any("vendor/" in p.url for p in w.parts)]
@@ -217,7 +224,7 @@ def measure() -> tuple[list[Weight], list[Fetched], list[str]]:
             db.engine.dispose()
         with locked.app_context():
             db.engine.dispose()
-    return weights, beside, vendored
+    return weights, beside, later, vendored
 
 
 def kb(size: int) -> str:
@@ -226,7 +233,7 @@ def kb(size: int) -> str:
 
 def run(quick: bool = False) -> str:
     """The page-weight section of docs/PERFORMANCE.md (sizes do not vary: quick is the same)."""
-    weights, beside, vendored = measure()
+    weights, beside, later, vendored = measure()
     rows = [
         (
             w.name,
@@ -243,6 +250,7 @@ def run(quick: bool = False) -> str:
     files = {p.url: p for w in weights for p in w.parts[1:]}
     file_rows = [(f"`{url}`", kb(len(p.raw)), kb(p.wire)) for url, p in sorted(files.items())]
     beside_rows = [(f"`{p.url}`", kb(len(p.raw)), kb(p.wire)) for p in beside]
+    later_rows = [(f"`{p.url}`", kb(len(p.raw)), kb(p.wire)) for p in later]
     hosts = sorted({h for w in weights for h in w.other_hosts})
     plain = sorted(
         {p.url for w in weights for p in w.parts if len(p.raw) >= 500 and not p.served_gzip}
@@ -275,6 +283,10 @@ def run(quick: bool = False) -> str:
             "chart, an SVG kept by the phone per version of the session), the manifest and "
             "icons, and the service worker where https allows one:",
             table(["File", "Size", "gzip"], beside_rows),
+            "Fetched when first needed, not at load: the tile keypads (at the first tap on a "
+            "rack's or a field's button) and the sending of rounds kept offline (once there are "
+            "some), each script after its words in the page's language:",
+            table(["File", "Size", "gzip"], later_rows),
             f"References to other hosts: {len(hosts)}"
             + (f" ({', '.join(hosts)})." if hosts else ".")
             + " Templates or pages naming the vendored axe-core (for the tests only): "

@@ -40,7 +40,7 @@ from common import PYTHON, ROOT, machine, median, table  # noqa: E402
 SIZES = (1_000, 10_000)
 QUICK_SIZES = (100, 1_000)
 ROUNDS_PER_SESSION = 30
-RUNS = 9
+RUNS = 15
 SLOW_RUNS = 3  # pages that read the whole history: fewer runs (of seconds each), no warm-up
 CSV_RUNS = 3
 POSTGRES_ADMIN = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -510,8 +510,9 @@ def section(found: list[Measured], quick: bool, skipped: str) -> str:
         "Peak Python heap: tracemalloc's peak while the response is read chunk by chunk and "
         "thrown away (runs of their own, since tracing slows it down); RSS growth: the "
         "process's peak resident memory after the download less before it (the database "
-        "driver's and SQLite's own buffers included). The file is one statement read 500 rows "
-        "at a time (a server-side cursor on PostgreSQL).",
+        "driver's and SQLite's own buffers included; 0 when the download never took the "
+        "process above the peak its start-up had reached). The file is one statement read "
+        "500 rows at a time (a server-side cursor on PostgreSQL).",
         "",
         f"### Player statistics (ms, median of {SLOW_RUNS})",
         "",
@@ -531,8 +532,12 @@ def section(found: list[Measured], quick: bool, skipped: str) -> str:
         "",
         "Each page reads its period's seats and entries in two statements (the statement "
         "counts are pinned by tests/app/test_statement_counts.py) and works the statistics out "
-        "in Python (services/stats.py), so its time grows with the rounds of the period: the "
-        "plans below show no scan an index would remove; the cost is the Python.",
+        "in Python (services/stats.py), so its time grows with the rounds of the period, and "
+        "most of it is Python: turning every entry of the period into objects and settling "
+        "every session again. No index would remove a scan: every join already runs along a "
+        "unique index that leads with the parent's id (rounds by session and number, entries "
+        "by round and seat, seats by session and position); for a period, SQLite walks the "
+        "rounds in that index's order (sparing a sort) and tests each one's session date.",
         "",
         "### Query plans",
         "",

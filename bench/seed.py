@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sqlite3
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -257,15 +259,26 @@ def seed(
             flask_migrate.upgrade()
             counts = fill(sessions, rounds_per_session, seed)
             db.session.remove()
-            if db.engine.dialect.name == "postgresql":
-                # What autovacuum does to a database in use: the planner's statistics, so
-                # plans are those of a history kept for years, not of a table just loaded.
-                with db.engine.connect() as connection:
-                    connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
-                        "VACUUM ANALYZE"
-                    )
+            settle(db.engine)
             db.engine.dispose()
     return counts
+
+
+def settle(engine: sa.Engine) -> None:
+    """Leave the database as one in use for years would be, not as one just loaded: on
+    PostgreSQL the planner's statistics (autovacuum's work), on SQLite the write-ahead log
+    folded into the file (a checkpoint), so the measurements after start from there."""
+    if engine.dialect.name == "postgresql":
+        with engine.connect() as connection:
+            connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
+                "VACUUM ANALYZE"
+            )
+        return
+    path = engine.url.database
+    if engine.dialect.name == "sqlite" and path and path != ":memory:":
+        engine.dispose()
+        with closing(sqlite3.connect(path)) as connection:
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def fill(sessions: int, rounds_per_session: int, seed: int = 6) -> dict[str, int]:

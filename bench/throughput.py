@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -120,7 +121,6 @@ def _environment(database_url: str) -> dict[str, str]:
 def gunicorn(database_url: str) -> Iterator[str]:
     """gunicorn with 2 sync workers on a free port of 127.0.0.1; yields its base URL."""
     port = _free_port()
-    log = tempfile.TemporaryFile()
     command = [
         str(Path(sys.executable).parent / "gunicorn"),
         "--workers",
@@ -131,36 +131,40 @@ def gunicorn(database_url: str) -> Iterator[str]:
         "warning",
         "scorekeeper:create_app()",
     ]
-    process = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=_environment(database_url),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    raise RuntimeError("gunicorn did not start:\n" + log.read().decode()) from None
-                time.sleep(0.2)
-        yield base
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=20)
-        log.seek(0)
-        output = log.read().decode(errors="replace")
-        log.close()
-        if "Traceback" in output:
-            print(output[-3000:], file=sys.stderr)
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=_environment(database_url),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_up(base, process, log)
+            yield base
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=20)
+            log.seek(0)
+            output = log.read().decode(errors="replace")
+            if "Traceback" in output:
+                print(output[-3000:], file=sys.stderr)
+
+
+def _wait_until_up(base: str, process: subprocess.Popen[bytes], log: IO[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError("gunicorn did not start:\n" + log.read().decode()) from None
+            time.sleep(0.2)
 
 
 def _milliseconds(text: str) -> float:

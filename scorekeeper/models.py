@@ -93,6 +93,16 @@ class Seat(db.Model):
     position: so.Mapped[int]
     # The name shown in this session; a rename re-links the seat to the player of that name.
     name: so.Mapped[str] = so.mapped_column(sa.String(40))
+    # The seat's line of the table in brief, kept by every write (services.sessions.touch) so
+    # that the players' statistics read no round: its total as the table stands (after any
+    # dropped round), whether it won the complete session (a shared win too), the rounds it
+    # won, and the sum, best and worst of its round scores (None before its first round).
+    total: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
+    won: so.Mapped[bool] = so.mapped_column(default=False, server_default="0")
+    rounds_won: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
+    score_sum: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
+    best_score: so.Mapped[int | None]
+    worst_score: so.Mapped[int | None]
 
     session: so.Mapped[GameSession] = so.relationship(back_populates="seats")
     player: so.Mapped[Player] = so.relationship(back_populates="seats")

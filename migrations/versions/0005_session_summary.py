@@ -1,4 +1,4 @@
-"""session summary: rounds played and standing on each session, and the indexes lists need
+"""session summary: rounds played and standing on each session, for lists that read no rounds
 
 Revision ID: 0005
 Revises: 0004

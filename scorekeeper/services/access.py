@@ -24,7 +24,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import FailedSignIn, Household
 from scorekeeper.rules.errors import Problem
 from scorekeeper.services import peek
-from scorekeeper.services.sessions import begin_write
+from scorekeeper.services.sessions import MAX_ID, begin_write
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200
@@ -149,12 +149,19 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def peek_with_session(session_id: int) -> None:
+    """A request for a session's page or document: read the passphrase state together with
+    the session's stamp, in one statement (services.peek)."""
+    if 1 <= session_id <= MAX_ID and g.get(_STATE) is None:
+        peek.household_and_session(HOUSEHOLD_ID, session_id)
+
+
 def access_state() -> AccessState:
     """The passphrase in force: read once per request and kept in `g` for that request only."""
     cached: AccessState | None = g.get(_STATE)
     if cached is not None:
         return cached
-    row = peek.one_row(peek.HOUSEHOLD, HOUSEHOLD_ID)  # every request asks: kept cheap
+    row = peek.household(HOUSEHOLD_ID)  # every request asks: kept cheap
     passphrase_hash, epoch = row if row is not None else (None, 0)
     configured: ConfiguredPassphrase | None = current_app.extensions.get(CONFIGURED)
     if configured is not None:

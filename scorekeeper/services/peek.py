@@ -15,12 +15,21 @@ import threading
 from datetime import datetime
 from typing import Any
 
+from flask import g
+
 from scorekeeper.extensions import db
 
 _held = threading.local()
 
 SESSION_STAMP = "SELECT created_at, version FROM sessions WHERE id = ?"
 HOUSEHOLD = "SELECT passphrase_hash, cookie_epoch FROM household WHERE id = ?"
+# Both in one statement, for a request that will need both (a session's page or document).
+HOUSEHOLD_AND_SESSION = (
+    "SELECT h.passphrase_hash, h.cookie_epoch, s.created_at, s.version"
+    " FROM (SELECT ? AS asked) AS q"
+    " LEFT JOIN household h ON h.id = ?"
+    " LEFT JOIN sessions s ON s.id = q.asked"
+)
 
 
 def _connection() -> tuple[Any, bool]:
@@ -74,3 +83,27 @@ def moment(value: datetime | str | None) -> str:
     if isinstance(value, datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S.%f")
     return value or ""
+
+
+def household_and_session(household_id: int, session_id: int) -> None:
+    """Read the household's passphrase state and a session's stamp in one statement, kept for
+    this request only: household() and session() below hand them out once each."""
+    row = one_row(HOUSEHOLD_AND_SESSION, session_id, household_id)
+    assert row is not None  # the outer select always yields its one row
+    g.peeked_household = (row[0], row[1]) if row[1] is not None else None
+    g.peeked_session = (session_id, (row[2], row[3]) if row[3] is not None else None)
+
+
+def household(household_id: int) -> tuple[Any, ...] | None:
+    """The household's (passphrase_hash, cookie_epoch), or None when it has no row yet."""
+    if "peeked_household" in g:
+        return g.pop("peeked_household")  # type: ignore[no-any-return]
+    return one_row(HOUSEHOLD, household_id)
+
+
+def session(session_id: int) -> tuple[Any, ...] | None:
+    """The session's (created_at, version), or None when there is no such session."""
+    peeked = g.pop("peeked_session", None)
+    if peeked is not None and peeked[0] == session_id:
+        return peeked[1]  # type: ignore[no-any-return]
+    return one_row(SESSION_STAMP, session_id)

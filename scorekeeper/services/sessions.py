@@ -193,10 +193,43 @@ def standing_of(table: Standings) -> dict[str, Any]:
     return {"leaders": list(table.leaders), "leading_total": top, "winners": list(table.winners)}
 
 
+# The columns of a seat's line (Seat.total ... Seat.worst_score), as seat_lines gives them.
+SEAT_LINE = ("total", "won", "rounds_won", "score_sum", "best_score", "worst_score")
+
+
+def seat_lines(
+    names: Mapping[int, str],
+    table: Standings,
+    entries: Iterable[tuple[int, int | None, int | None, int | None]],
+) -> dict[int, dict[str, Any]]:
+    """What each seat keeps of the table (its line, by seat id; see SEAT_LINE): `names` is
+    seat id to name, `table` the session's standings and `entries` its (round number, seat
+    id, score, the round's winner seat id) rows; a round won counts once it has entries."""
+    scores: dict[int, list[int]] = {seat: [] for seat in names}
+    round_winners: dict[int, int | None] = {}
+    for number, seat_id, score, winner_seat_id in entries:
+        if seat_id is None or score is None:
+            continue
+        round_winners[number] = winner_seat_id
+        if seat_id in scores:
+            scores[seat_id].append(score)
+    winners = list(round_winners.values())
+    return {
+        seat: {
+            "total": table.totals[name],
+            "won": name in table.winners,
+            "rounds_won": winners.count(seat),
+            "score_sum": sum(scores[seat]),
+            "best_score": max(scores[seat], default=None),
+            "worst_score": min(scores[seat], default=None),
+        }
+        for seat, name in names.items()
+    }
+
+
 def summary_of(view: SessionView) -> SessionSummary:
     """The summary of a session worked out from its whole table (what the row must hold)."""
     table = view.standings
-    top = table.totals[table.leaders[0]] if table.leaders else None
     return SessionSummary(
         view.id,
         view.name,
@@ -206,7 +239,7 @@ def summary_of(view: SessionView) -> SessionSummary:
         table.rounds_played,
         view.complete,
         table.leaders,
-        top,
+        standing_of(table)["leading_total"],
         table.winners,
     )
 
@@ -456,19 +489,25 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
 
 def touch(gs: GameSession, change: str = "Session changed") -> None:
     """Mark a session changed: its version moves on, the other phones are told what changed
-    (`change`, a few words: "Round 3 added"), and its summary (rounds played, standing) and
-    finish are derived again from its rounds as they now stand, in the same transaction."""
+    (`change`, a few words: "Round 3 added"), and its summary (rounds played, standing, each
+    seat's line) and finish are derived again from its rounds as they now stand, in the same
+    transaction."""
     gs.version += 1
     gs.last_change = change[:120]
     rows = db.session.execute(  # flushes this write's changes first (autoflush)
-        sa.select(Round.number, Entry.seat_id, Entry.score)
+        sa.select(Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
         .select_from(Round)
         .outerjoin(Entry, Entry.round_id == Round.id)
         .where(Round.session_id == gs.id)
     ).all()
-    table = table_of({seat.id: seat.name for seat in gs.seats}, rows, gs.rounds_planned, gs.rules)
+    names = {seat.id: seat.name for seat in gs.seats}
+    table = table_of(names, [row[:3] for row in rows], gs.rounds_planned, gs.rules)
     gs.rounds_played = table.rounds_played
     gs.standing = standing_of(table)
+    lines = seat_lines(names, table, rows)
+    for seat in gs.seats:  # only the values that changed are written
+        for column, value in lines[seat.id].items():
+            setattr(seat, column, value)
     if table.complete:
         gs.finished_at = gs.finished_at or datetime.now()
     else:
@@ -496,8 +535,9 @@ def table_of(
 
 
 def summarise_every_session() -> int:
-    """Derive every session's summary again from its rounds (after a backup is loaded, say):
-    three statements to read and one batch of updates, whatever the history's size."""
+    """Derive every session's summary and its seats' lines again from its rounds (after a
+    backup is loaded, say): three statements to read and two batches of updates, whatever the
+    history's size."""
     sessions = db.session.execute(
         sa.select(GameSession.id, GameSession.rounds_planned, GameSession.rules)
     ).all()
@@ -506,18 +546,31 @@ def summarise_every_session() -> int:
         sa.select(Seat.session_id, Seat.id, Seat.name).order_by(Seat.session_id, Seat.position)
     ):
         names[session_id][seat_id] = name
-    entries: dict[int, list[tuple[int, int | None, int | None]]] = {row.id: [] for row in sessions}
-    for session_id, number, seat_id, score in db.session.execute(
-        sa.select(Round.session_id, Round.number, Entry.seat_id, Entry.score)
+    entries: dict[int, list[tuple[int, int | None, int | None, int | None]]] = {
+        row.id: [] for row in sessions
+    }
+    for session_id, *entry in db.session.execute(
+        sa.select(Round.session_id, Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
         .select_from(Round)
         .outerjoin(Entry, Entry.round_id == Round.id)
     ):
-        entries[session_id].append((number, seat_id, score))
+        entries[session_id].append(tuple(entry))  # type: ignore[arg-type]
     updates = []
+    lines = []
     for row in sessions:
-        table = table_of(names[row.id], entries[row.id], row.rounds_planned, row.rules)
+        played = entries[row.id]
+        table = table_of(names[row.id], [e[:3] for e in played], row.rounds_planned, row.rules)
         updates.append(
             {"sid": row.id, "played": table.rounds_played, "standing": standing_of(table)}
+        )
+        for seat, line in seat_lines(names[row.id], table, played).items():
+            lines.append({"seat": seat, **{f"line_{k}": v for k, v in line.items()}})
+    if lines:  # (a bound name may not be a column's: hence line_total and so on)
+        db.session.execute(
+            sa.update(Seat.__table__)
+            .where(Seat.__table__.c.id == sa.bindparam("seat"))
+            .values({column: sa.bindparam(f"line_{column}") for column in SEAT_LINE}),
+            lines,
         )
     if updates:
         columns = GameSession.__table__.c
@@ -563,7 +616,7 @@ def session_stamp(session_id: int) -> Stamp:
     worker keeps of the session, and its ETag."""
     if not 1 <= session_id <= MAX_ID:
         raise not_found("session", session_id)
-    row = peek.one_row(peek.SESSION_STAMP, session_id)
+    row = peek.session(session_id)
     if row is None:
         raise not_found("session", session_id)
     return Stamp(session_id, peek.moment(row[0]), row[1])

@@ -1,26 +1,32 @@
 """History and players: who played, who won, best and worst rounds, streaks, head-to-head.
 
-Constant queries: a page reads its history in two statements (every seat of the sessions in
-the period, then every entry of their rounds), whatever the size of the history, and the
-statistics are worked out here in Python, the sessions' winners by the rules' own standings.
+Every figure comes from the seats' lines (Seat.total, won, rounds_won, score_sum, best_score,
+worst_score), which every write keeps true to the session's table (services.sessions.touch),
+so neither page reads a round, whatever the size of the history: the list of players is one
+aggregate over the seats of the period; a player's page reads their name, their seats, the
+head-to-head over the finished sessions they played (an aggregate), and the round numbers of
+their best and worst rounds (two lookups along an index).
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Player, Round, Seat
-from scorekeeper.rules import Problem, standings
+from scorekeeper.rules import Problem
 from scorekeeper.services.errors import BadRequest, not_found
 from scorekeeper.services.sessions import MAX_ID
 
+# Sessions on one page of a player's history, the newest first (as on the home page).
+HISTORY_PAGE_SIZE = 20
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -65,34 +71,6 @@ def period_of(start: str | None, end: str | None) -> Period:
     if problems:
         raise BadRequest(problems)
     return Period(first, last)
-
-
-# -- What the two statements read -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """One player's seat at one session, with what the statistics need of the session."""
-
-    session_id: int
-    session_name: str
-    played_on: date
-    rounds_planned: int
-    drop_worst_round: bool
-    seat_id: int
-    player_id: int
-    player_name: str
-
-
-@dataclass(frozen=True)
-class EntryRow:
-    """One player's score in one round, and the seat that won the round."""
-
-    session_id: int
-    round_number: int
-    winner_seat_id: int | None
-    seat_id: int
-    score: int
 
 
 # -- What the pages show ----------------------------------------------------------------------
@@ -171,134 +149,13 @@ class PlayerStats:
     worst: RoundMark | None
     streak: Streak | None
     head_to_head: tuple[HeadToHead, ...]
-    history: tuple[SessionResult, ...]
-
-
-@dataclass
-class _Evening:
-    """One session rebuilt from the rows: seats, rounds and the standings the rules give."""
-
-    id: int
-    name: str
-    played_on: date
-    rounds_planned: int
-    drop_worst_round: bool
-    seats: dict[int, int] = field(default_factory=dict)  # seat id -> player id
-    rounds: dict[int, dict[int, int]] = field(default_factory=dict)  # number -> player -> score
-    round_winners: dict[int, int | None] = field(default_factory=dict)  # number -> player
-    totals: dict[int, int] = field(default_factory=dict)
-    winners: frozenset[int] = frozenset()
-    complete: bool = False
-
-    def settle(self) -> None:
-        """Totals, completion and winners by the rules (drop-worst included; ties share)."""
-        players = [str(p) for p in self.seats.values()]
-        ordered = [self.rounds[n] for n in sorted(self.rounds)]
-        table = standings(
-            players,
-            [{str(p): s for p, s in scores.items()} for scores in ordered],
-            self.rounds_planned,
-            self.drop_worst_round,
-        )
-        self.totals = {int(p): t for p, t in table.totals.items()}
-        self.winners = frozenset(int(p) for p in table.winners)
-        self.complete = table.complete
+    history: tuple[SessionResult, ...]  # one page of the sessions, the newest first
+    page: int = 1
+    has_older: bool = False
 
     @property
-    def order(self) -> tuple[date, int]:
-        return (self.played_on, self.id)
-
-
-@dataclass(frozen=True)
-class History:
-    """The sessions of a period, settled, and the names of everyone who sat at them."""
-
-    evenings: tuple[_Evening, ...]
-    names: dict[int, str]
-
-
-def build_history(seats: Iterable[SeatRow], entries: Iterable[EntryRow]) -> History:
-    """Rebuild the sessions from the rows of the two statements (pure: no database)."""
-    evenings: dict[int, _Evening] = {}
-    names: dict[int, str] = {}
-    seat_player: dict[int, int] = {}
-    for row in seats:
-        evening = evenings.get(row.session_id)
-        if evening is None:
-            evening = evenings[row.session_id] = _Evening(
-                row.session_id,
-                row.session_name,
-                row.played_on,
-                row.rounds_planned,
-                row.drop_worst_round,
-            )
-        evening.seats[row.seat_id] = row.player_id
-        seat_player[row.seat_id] = row.player_id
-        names[row.player_id] = row.player_name
-    for entry in entries:
-        evening = evenings.get(entry.session_id)
-        player = seat_player.get(entry.seat_id)
-        if evening is None or player is None:
-            continue
-        evening.rounds.setdefault(entry.round_number, {})[player] = entry.score
-        winner = seat_player.get(entry.winner_seat_id) if entry.winner_seat_id else None
-        evening.round_winners[entry.round_number] = winner
-    for evening in evenings.values():
-        evening.settle()
-    ordered = sorted(evenings.values(), key=lambda e: e.order)
-    return History(tuple(ordered), names)
-
-
-def player_lines(history: History) -> list[PlayerLine]:
-    """Everyone who sat at a session of the history, by name."""
-    played: dict[int, int] = defaultdict(int)
-    won: dict[int, int] = defaultdict(int)
-    rounds_won: dict[int, int] = defaultdict(int)
-    for evening in history.evenings:
-        for player in set(evening.seats.values()):
-            played[player] += 1
-            won[player] += player in evening.winners
-        for winner in evening.round_winners.values():
-            if winner is not None:
-                rounds_won[winner] += 1
-    lines = [
-        PlayerLine(player, history.names[player], played[player], won[player], rounds_won[player])
-        for player in played
-    ]
-    return sorted(lines, key=lambda line: (line.name.casefold(), line.id))
-
-
-def player_stats(history: History, player_id: int, name: str) -> PlayerStats:
-    """One player's statistics over the history (which may hold sessions they did not play)."""
-    mine = [e for e in history.evenings if player_id in e.seats.values()]
-    finished = [e for e in mine if e.complete]
-    marks: list[RoundMark] = []
-    rounds_won = 0
-    for evening in mine:
-        for number in sorted(evening.rounds):
-            score = evening.rounds[number].get(player_id)
-            if score is not None:
-                marks.append(RoundMark(score, evening.id, evening.name, evening.played_on, number))
-            rounds_won += evening.round_winners.get(number) == player_id
-    # The earliest round wins a tie for best or worst: marks are in the order they were played.
-    best = max(marks, key=lambda m: m.score, default=None)
-    worst = min(marks, key=lambda m: m.score, default=None)
-    average = sum(m.score for m in marks) / len(marks) if marks else None
-    return PlayerStats(
-        id=player_id,
-        name=name,
-        sessions_played=len(mine),
-        sessions_finished=len(finished),
-        sessions_won=sum(player_id in e.winners for e in finished),
-        rounds_played=len(marks),
-        rounds_won=rounds_won,
-        average_score=average,
-        best=best,
-        worst=worst,
-        streak=current_streak([player_id in e.winners for e in reversed(finished)]),
-        head_to_head=_head_to_head(finished, player_id, history.names),
-        history=tuple(_result(e, player_id) for e in reversed(mine)),
-    )
+    def has_newer(self) -> bool:
+        return self.page > 1
 
 
 def current_streak(won_latest_first: Sequence[bool]) -> Streak | None:
@@ -314,37 +171,6 @@ def current_streak(won_latest_first: Sequence[bool]) -> Streak | None:
     return Streak(first, length)
 
 
-def _head_to_head(
-    finished: Sequence[_Evening], player_id: int, names: dict[int, str]
-) -> tuple[HeadToHead, ...]:
-    tally: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # sessions, ahead, behind, =
-    for evening in finished:
-        mine = evening.totals[player_id]
-        for other in set(evening.seats.values()) - {player_id}:
-            counts = tally[other]
-            counts[0] += 1
-            theirs = evening.totals[other]
-            counts[1 if mine > theirs else 2 if mine < theirs else 3] += 1
-    rows = [HeadToHead(other, names[other], *counts) for other, counts in tally.items()]
-    return tuple(
-        sorted(rows, key=lambda h: (-h.sessions, h.opponent_name.casefold(), h.opponent_id))
-    )
-
-
-def _result(evening: _Evening, player_id: int) -> SessionResult:
-    return SessionResult(
-        session_id=evening.id,
-        session_name=evening.name,
-        played_on=evening.played_on,
-        total=evening.totals[player_id],
-        rounds_played=len(evening.rounds),
-        rounds_planned=evening.rounds_planned,
-        complete=evening.complete,
-        won=player_id in evening.winners,
-        shared=player_id in evening.winners and len(evening.winners) > 1,
-    )
-
-
 # -- Reading the database ---------------------------------------------------------------------
 
 
@@ -357,49 +183,26 @@ def _in_period(period: Period) -> list[sa.ColumnElement[bool]]:
     return conditions
 
 
-def load_history(period: Period, player_id: int | None = None) -> History:
-    """The sessions of the period (only those the player sat at, if one is named): two
-    statements, however long the history."""
-    conditions = _in_period(period)
-    if player_id is not None:
-        conditions.append(
-            GameSession.id.in_(sa.select(Seat.session_id).where(Seat.player_id == player_id))
-        )
-    seat_rows = db.session.execute(
+def list_players(period: Period | None = None) -> list[PlayerLine]:
+    """Everyone who played in the period, with sessions played and won and rounds won, by
+    name: one aggregate over the seats of the period's sessions."""
+    conditions = _in_period(period or Period())
+    query = (
         sa.select(
-            GameSession.id,
-            GameSession.name,
-            GameSession.played_on,
-            GameSession.rounds_planned,
-            GameSession.rules,
-            Seat.id,
             Seat.player_id,
             Player.name,
+            sa.func.count(Seat.id),
+            sa.func.sum(sa.case((Seat.won, 1), else_=0)),
+            sa.func.sum(Seat.rounds_won),
         )
         .select_from(Seat)
-        .join(GameSession, Seat.session_id == GameSession.id)
         .join(Player, Seat.player_id == Player.id)
-        .where(*conditions)
-        .order_by(GameSession.id, Seat.position)
-    ).all()
-    entry_rows = db.session.execute(
-        sa.select(Round.session_id, Round.number, Round.winner_seat_id, Entry.seat_id, Entry.score)
-        .select_from(Entry)
-        .join(Round, Entry.round_id == Round.id)
-        .join(GameSession, Round.session_id == GameSession.id)
-        .where(*conditions)
-        .order_by(Round.session_id, Round.number)
-    ).all()
-    seats = [
-        SeatRow(sid, sname, played_on, planned, bool((rules or {}).get("drop_worst_round")), *rest)
-        for sid, sname, played_on, planned, rules, *rest in seat_rows
-    ]
-    return build_history(seats, [EntryRow(*row) for row in entry_rows])
-
-
-def list_players(period: Period | None = None) -> list[PlayerLine]:
-    """Everyone who played in the period, with sessions played and won and rounds won."""
-    return player_lines(load_history(period or Period()))
+        .group_by(Seat.player_id, Player.name)
+    )
+    if conditions:
+        query = query.join(GameSession, Seat.session_id == GameSession.id).where(*conditions)
+    lines = [PlayerLine(*row) for row in db.session.execute(query)]
+    return sorted(lines, key=lambda line: (line.name.casefold(), line.id))
 
 
 def player_name(player_id: int) -> str:
@@ -412,7 +215,146 @@ def player_name(player_id: int) -> str:
     return name
 
 
-def get_player_stats(player_id: int, period: Period | None = None) -> PlayerStats:
-    """One player's page (three statements), or NotFound for an id that names no player."""
+def get_player_stats(player_id: int, period: Period | None = None, page: int = 1) -> PlayerStats:
+    """One player's page, with page `page` of their sessions (four statements), or NotFound
+    for an id that names no player."""
     name = player_name(player_id)
-    return player_stats(load_history(period or Period(), player_id), player_id, name)
+    conditions = _in_period(period or Period())
+    page = max(page, 1)
+    mine = _seats_of(player_id, conditions)  # the newest first
+    finished = [seat for seat in mine if seat.finished]
+    rounds_played = sum(seat.rounds_played for seat in mine)
+    best, worst = _marks(mine)
+    shown = mine[(page - 1) * HISTORY_PAGE_SIZE : page * HISTORY_PAGE_SIZE]
+    return PlayerStats(
+        id=player_id,
+        name=name,
+        sessions_played=len(mine),
+        sessions_finished=len(finished),
+        sessions_won=sum(seat.won for seat in finished),
+        rounds_played=rounds_played,
+        rounds_won=sum(seat.rounds_won for seat in mine),
+        average_score=sum(s.score_sum for s in mine) / rounds_played if rounds_played else None,
+        best=best,
+        worst=worst,
+        streak=current_streak([seat.won for seat in finished]),
+        head_to_head=_head_to_head(player_id, conditions),
+        history=tuple(_result(seat) for seat in shown),
+        page=page,
+        has_older=len(mine) > page * HISTORY_PAGE_SIZE,
+    )
+
+
+def _seats_of(player_id: int, conditions: list[sa.ColumnElement[bool]]) -> list[Any]:
+    """The player's seats at the period's sessions, with their sessions, the newest first;
+    for a session they won, how many won it (more than one: a shared win)."""
+    other = so.aliased(Seat)
+    winners = (
+        sa.select(sa.func.count())
+        .where(other.session_id == Seat.session_id, other.won)
+        .scalar_subquery()
+    )
+    return list(
+        db.session.execute(
+            sa.select(
+                GameSession.id.label("session_id"),
+                GameSession.name.label("session_name"),
+                GameSession.played_on,
+                GameSession.rounds_planned,
+                GameSession.rounds_played,
+                GameSession.finished_at.is_not(None).label("finished"),
+                Seat.id.label("seat_id"),
+                Seat.total,
+                Seat.won,
+                Seat.rounds_won,
+                Seat.score_sum,
+                Seat.best_score,
+                Seat.worst_score,
+                sa.case((Seat.won, winners), else_=0).label("winners"),
+            )
+            .select_from(Seat)
+            .join(GameSession, Seat.session_id == GameSession.id)
+            .where(Seat.player_id == player_id, *conditions)
+            .order_by(GameSession.played_on.desc(), GameSession.id.desc())
+        )
+    )
+
+
+def _marks(mine: Sequence[Any]) -> tuple[RoundMark | None, RoundMark | None]:
+    """The best and the worst round of the seats (the newest first); of equal rounds, the
+    earliest played: the earliest session's, and in it the lowest round number (read in one
+    statement along the entries' index by seat)."""
+    scored = [seat for seat in reversed(mine) if seat.best_score is not None]
+    if not scored:
+        return None, None
+    best = max(scored, key=lambda seat: seat.best_score)  # the first of equals: the earliest
+    worst = min(scored, key=lambda seat: seat.worst_score)
+    numbers = db.session.execute(
+        sa.select(
+            _first_round(best.seat_id, best.best_score),
+            _first_round(worst.seat_id, worst.worst_score),
+        )
+    ).one()
+    return (
+        RoundMark(best.best_score, best.session_id, best.session_name, best.played_on, numbers[0]),
+        RoundMark(
+            worst.worst_score, worst.session_id, worst.session_name, worst.played_on, numbers[1]
+        ),
+    )
+
+
+def _first_round(seat_id: int, score: int) -> sa.ScalarSelect[Any]:
+    """The number of the seat's first round with that score."""
+    return (
+        sa.select(sa.func.min(Round.number))
+        .select_from(Entry)
+        .join(Round, Entry.round_id == Round.id)
+        .where(Entry.seat_id == seat_id, Entry.score == score)
+        .scalar_subquery()
+    )
+
+
+def _head_to_head(
+    player_id: int, conditions: list[sa.ColumnElement[bool]]
+) -> tuple[HeadToHead, ...]:
+    """Against everyone met in a finished session of the period: how often the player
+    finished ahead, behind or level (one aggregate over the seats at those sessions)."""
+    me, other = so.aliased(Seat), so.aliased(Seat)
+
+    def count(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+        return sa.func.sum(sa.case((condition, 1), else_=0))
+
+    rows = db.session.execute(
+        sa.select(
+            other.player_id,
+            Player.name,
+            sa.func.count(other.id),
+            count(me.total > other.total),
+            count(me.total < other.total),
+            count(me.total == other.total),
+        )
+        .select_from(me)
+        .join(other, sa.and_(other.session_id == me.session_id, other.id != me.id))
+        .join(GameSession, me.session_id == GameSession.id)
+        .join(Player, other.player_id == Player.id)
+        .where(me.player_id == player_id, GameSession.finished_at.is_not(None), *conditions)
+        .group_by(other.player_id, Player.name)
+    )
+    found = [HeadToHead(*row) for row in rows]
+    return tuple(
+        sorted(found, key=lambda h: (-h.sessions, h.opponent_name.casefold(), h.opponent_id))
+    )
+
+
+def _result(seat: Any) -> SessionResult:
+    return SessionResult(
+        session_id=seat.session_id,
+        session_name=seat.session_name,
+        played_on=seat.played_on,
+        total=seat.total,
+        rounds_played=seat.rounds_played,
+        rounds_planned=seat.rounds_planned,
+        complete=bool(seat.finished),
+        won=bool(seat.won),
+        shared=bool(seat.won) and seat.winners > 1,
+    )

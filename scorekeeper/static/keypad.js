@@ -9,7 +9,10 @@
   const sets = parseInt(form.dataset.tileSets, 10) || 1;
   const cards = form.dataset.playedWith === "cards";
   const copies = 2 * sets;
-  const { t, number } = window.ScorekeeperText;
+  const { number } = window.ScorekeeperText;
+  /* Its words came with it, in the page's language (web/assets.py, on_demand). */
+  const words = window.ScorekeeperWords || {};
+  const t = (key, fallback, params) => window.ScorekeeperText.t(key, words[key] || fallback, params);
 
   /* The four colours in the box's order, each with the card suit that stands for it: the
      letters are the notation typed in the field, the names are what the page says. */

@@ -2,21 +2,19 @@
    the network is back. Its idempotency key (a hidden field of the round form) means that a
    round sent twice, or sent after all, is stored once. Without JavaScript the form posts as
    usual; with it, Save first checks that the server answers, and keeps the round if not.
-   Sending the kept rounds is offline_send.js (data-send), fetched once there are some. */
+   Part of the round form, after round.js (web/assets.py, BUNDLES); sending the kept rounds is
+   offline_send.js, fetched once there are some (data-send: its words and itself). */
 (() => {
   "use strict";
+  const round = window.ScorekeeperRound;
+  if (!round) return;
+  const { form, t } = round;
   const QUEUE = "scorekeeper.offline-rounds";
   const USED = "scorekeeper.used-round-keys";
   const KEEP_MS = 7 * 24 * 3600 * 1000; // a round kept longer than a week is forgotten
   const PROBE_MS = 4000;
   const RETRY_MS = 15000;
-  const { t, number } = window.ScorekeeperText;
-  const SAVED = t("offline_saved", "Saved on this phone; it will be sent when the network is back.");
-  const savedAndWaiting = (count) =>
-    `${SAVED} ${t("offline_waiting", "%(count)s rounds are waiting on this phone.", { count: number(count) })}`;
-
   const { probe = "/healthz", send: sendScript } = (document.currentScript || {}).dataset || {};
-  const form = document.getElementById("round-form");
 
   const read = (name) => {
     try {
@@ -39,19 +37,16 @@
   const queue = () => read(QUEUE).filter((entry) => Date.now() - (entry.savedAt || 0) < KEEP_MS);
   const field = (entry, name) => (entry.fields.find(([key]) => key === name) || [])[1];
 
-  /* The notice under the page's heading: a live region made before anything is said in it. */
-  const notice = document.createElement("p");
-  notice.id = "offline-notice";
-  notice.className = "flash offline-notice";
-  notice.setAttribute("role", "status");
-  notice.hidden = true;
-  const heading = document.querySelector("main h1");
-  if (heading) heading.after(notice);
-  else document.querySelector("main")?.prepend(notice);
+  /* The notice under the page's heading (a live region, there before it speaks). */
+  const notice = document.getElementById("offline-notice");
   const say = (text) => {
     notice.textContent = text;
     notice.hidden = !text;
   };
+  /* What the notice says of the rounds kept for this session. */
+  const SAVED = t("offline_saved", "Saved on this phone; it will be sent when the network is back.");
+  const waitingText = (count) =>
+    count > 1 ? `${SAVED} ${t("offline_waiting", "%(count)s rounds are waiting on this phone.", { count: window.ScorekeeperText.number(count) })}` : SAVED;
 
   /* Whether the server answers at all (Wi-Fi can be "on" with no way through). */
   const serverAnswers = async () => {
@@ -85,14 +80,13 @@
       ));
       return;
     }
-    const waiting = others.filter((e) => !e.refused).length + 1;
-    say(waiting > 1 ? savedAndWaiting(waiting) : SAVED);
+    say(waitingText(others.filter((e) => !e.refused).length + 1));
   };
 
   /* The round as the form would post it, under its key (or its address, lacking one). */
-  const entryOf = (target) => {
-    const fields = Array.from(new FormData(target).entries()).filter(([, v]) => typeof v === "string");
-    const { pathname, search } = here(target.action);
+  const entryOf = () => {
+    const fields = Array.from(new FormData(form).entries()).filter(([, v]) => typeof v === "string");
+    const { pathname, search } = here(form.action);
     const key = field({ fields }, "key");
     const number = field({ fields }, "number");
     return {
@@ -105,71 +99,41 @@
     };
   };
 
-  /* offline_send.js does the sending and the bringing back; it reads what it needs here. */
-  const kept = { QUEUE, form, queue, write, here, say, notice };
-  window.ScorekeeperOffline = kept;
-  let loading = null;
-  const sender = () => {
-    loading = loading || new Promise((resolve, reject) => {
-      const tag = document.createElement("script");
-      tag.src = sendScript;
-      tag.onload = () => resolve(kept);
-      tag.onerror = () => {
-        tag.remove();
-        loading = null; // still no way through: the next "online" or retry fetches it
-        reject(new Error(sendScript));
-      };
-      document.head.append(tag);
-    });
-    return loading;
-  };
-  const refusedHere = () => form && queue().some((e) => e.refused && here(e.url).pathname === here(form.action).pathname);
+  // A page shown from this phone's cache may carry a key already used: never reuse one.
+  const key = form.elements.namedItem("key");
+  const usedKeys = new Set([...read(USED), ...queue().map((e) => field(e, "key"))]);
+  if (key && key.value && usedKeys.has(key.value)) {
+    key.value = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  }
 
-  if (form) {
-    const save = form.querySelector('button[type="submit"]');
-    const saveText = save ? save.textContent : "";
-    const key = form.elements.namedItem("key");
-    // A page shown from this phone's cache may carry a key already used: never reuse one.
-    const usedKeys = new Set([...read(USED), ...queue().map((e) => field(e, "key"))]);
-    if (key && key.value && usedKeys.has(key.value)) {
-      key.value = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  form.addEventListener("submit", (event) => {
+    if (event.defaultPrevented) return; // a second tap while the first is on its way
+    event.preventDefault();
+    const entry = entryOf();
+    const used = field(entry, "key");
+    if (used) write(USED, [used, ...read(USED).filter((k) => k !== used)].slice(0, 100));
+    const path = here(form.action).pathname;
+    write(QUEUE, queue().filter((e) => !(e.refused && here(e.url).pathname === path)));
+    const keepIt = () => {
+      keep(entry);
+      // round.js shows "Saving…" after a tap: the round is kept, so Save works again (saving
+      // the same form again replaces the kept round: its key is the same).
+      setTimeout(round.saveAgain, 0);
+    };
+    if (!navigator.onLine) {
+      keepIt();
+      return;
     }
+    serverAnswers().then((up) => (up ? form.submit() : keepIt()));
+  });
 
-    form.addEventListener("submit", (event) => {
-      if (event.defaultPrevented) return; // a second tap while the first is on its way
-      event.preventDefault();
-      const entry = entryOf(form);
-      const used = field(entry, "key");
-      if (used) write(USED, [used, ...read(USED).filter((k) => k !== used)].slice(0, 100));
-      const path = here(form.action).pathname;
-      write(QUEUE, queue().filter((e) => !(e.refused && here(e.url).pathname === path)));
-      const keepIt = () => {
-        keep(entry);
-        // round.js shows "Saving…" after a tap: the round is kept, so Save works again (saving
-        // the same form again replaces the kept round: its key is the same).
-        setTimeout(() => {
-          delete form.dataset.sent;
-          if (save) {
-            save.disabled = false;
-            save.textContent = saveText;
-          }
-        }, 0);
-      };
-      if (!navigator.onLine) {
-        keepIt();
-        return;
-      }
-      serverAnswers().then((up) => (up ? form.submit() : keepIt()));
-    });
-    // A kept round the server refused comes back on its form, to check and save again.
-    if (refusedHere()) sender().then(() => kept.restore(), () => {});
-  }
-
-  const waiting = queue().filter((e) => !e.refused && (!form || e.session === sessionOf(form.action)));
-  if (waiting.length && !notice.textContent) {
-    say(waiting.length === 1 ? SAVED : savedAndWaiting(waiting.length));
-  }
-  /* Send every kept round once the network is back (or at a page load, or now and then). */
+  /* offline_send.js reads what it needs here. When rounds are kept on this phone it says so at
+     once (and brings back a refused one), then sends them once the network is back (or at a
+     page load, or now and then). */
+  const kept = { QUEUE, form, queue, write, here, sessionOf, say, notice, waitingText };
+  window.ScorekeeperOffline = kept;
+  const sender = () => round.fetchFiles(sendScript);
+  if (queue().length) sender().catch(() => {});
   const send = () => {
     if (navigator.onLine && queue().some((e) => !e.refused)) sender().then(() => kept.send(), () => {});
   };

@@ -1,11 +1,14 @@
 /* Sending the rounds kept on this phone (offline.js fetches this once there are some): each is
    posted as its form would have been, oldest first; a round the server refused comes back on
-   its form with what the server said, to check and save again. */
+   its form with what the server said, to check and save again; else the notice says how many
+   rounds of this session wait. */
 (() => {
   "use strict";
   const kept = window.ScorekeeperOffline;
-  const { QUEUE, form, queue, write, here, say, notice } = kept;
-  const { t } = window.ScorekeeperText;
+  const { QUEUE, form, queue, write, here, sessionOf, say, notice, waitingText } = kept;
+  /* Its words came with it, in the page's language (web/assets.py, on_demand). */
+  const words = window.ScorekeeperWords || {};
+  const t = (key, fallback, params) => window.ScorekeeperText.t(key, words[key] || fallback, params);
 
   /* What the server said was wrong, read from the page it answered with. */
   const problemsOf = async (response) => {
@@ -73,10 +76,10 @@
   };
 
   /* A kept round the server refused comes back on its form, to check and save again. */
-  kept.restore = () => {
+  const restore = () => {
     const path = here(form.action).pathname;
     const entry = queue().find((e) => e.refused && here(e.url).pathname === path);
-    if (!entry) return;
+    if (!entry) return false;
     const skip = ["csrf_token", "key", "number", "version", "ending"];
     entry.fields.forEach(([name, value]) => {
       if (skip.includes(name)) return;
@@ -102,5 +105,11 @@
       )
       : t("offline_refused", "This round was typed while the network was gone and was not saved: Check it and save again."));
     notice.classList.add("flash-error");
+    return true;
   };
+
+  if (!restore()) {
+    const waiting = queue().filter((e) => !e.refused && e.session === sessionOf(form.action));
+    if (waiting.length && !notice.textContent) say(waitingText(waiting.length));
+  }
 })();

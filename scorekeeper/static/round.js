@@ -1,8 +1,9 @@
 /* Round form: what every ending shares. The live preview line (worked out by the ending's own
-   script, round_<ending>.js, loaded after this one), racks read from tile notation, Enter moves
-   to the next player, a "Tiles" button by each rack that fetches the tile keypad (keypad.js)
-   at its first tap, and Save submits once. It only helps typing: the server checks everything
-   again and its answer is the truth. */
+   script, round_<ending>.js, which comes after this one in the same file with offline.js:
+   web/assets.py, BUNDLES), racks read from tile notation, Enter moves to the next player, a
+   "Tiles" button by each rack that fetches the tile keypad (keypad.js) at its first tap, and
+   Save submits once. It only helps typing: the server checks everything again and its answer
+   is the truth. */
 (() => {
   "use strict";
   const form = document.getElementById("round-form");
@@ -19,6 +20,12 @@
   const KINDS = ["rack", "count", "score"];
   const fields = (kind) => Array.from(form.querySelectorAll(`input[name^="${kind}_"]`));
   const nameOf = (input) => form.querySelector(`label[for="${input.id}"]`).textContent.replace("⚠", "").trim();
+  /* A button of the page's own, not one that saves. */
+  const button = (text, className, label) => {
+    const made = Object.assign(document.createElement("button"), { type: "button", className, textContent: text });
+    if (label) made.setAttribute("aria-label", label);
+    return made;
+  };
   const andList = (names) =>
     names.length < 2
       ? names.join("")
@@ -88,6 +95,7 @@
     racks: fields("rack"),
     bonus: winnerBonus ? parseInt(winnerBonus, 10) : null,
     t,
+    button,
     fields,
     nameOf,
     andList,
@@ -113,18 +121,8 @@
       round.update = work;
       work();
     },
-    /* Enter's key says "next", but on the last field of a kind (the winner's rack aside). */
-    enterKeys: () => {
-      KINDS.forEach((kind) => {
-        const group = fields(kind).filter((input) => !input.disabled);
-        group.forEach((input, i) => {
-          input.enterKeyHint = i === group.length - 1 ? "done" : "next";
-        });
-      });
-    },
   };
   window.ScorekeeperRound = round;
-  round.enterKeys();
   form.addEventListener("change", () => round.update());
   form.addEventListener("input", () => round.update());
 
@@ -145,59 +143,55 @@
   const { racks } = round;
   const hint = form.querySelector(".racks .hint");
   if (racks.length && hint) {
-    const keyboard = document.createElement("button");
-    keyboard.type = "button";
-    keyboard.className = "secondary small";
-    const lettersAtFirst = racks[0].inputMode === "text"; // the server opened the letters
-    const typeNumbers = t("round_type_numbers", "Type numbers (123)");
-    const typeTiles = t("round_type_tiles", "Type tiles (abc)");
-    keyboard.textContent = lettersAtFirst ? typeNumbers : typeTiles;
-    keyboard.setAttribute("aria-pressed", String(lettersAtFirst));
+    const keyboard = button("", "secondary small");
+    const letters = (on) => {
+      keyboard.textContent = on ? t("round_type_numbers", "Type numbers (123)") : t("round_type_tiles", "Type tiles (abc)");
+      keyboard.setAttribute("aria-pressed", String(on));
+    };
+    letters(racks[0].inputMode === "text"); // the server opened the letters
     keyboard.addEventListener("click", () => {
-      const letters = keyboard.getAttribute("aria-pressed") !== "true";
-      keyboard.setAttribute("aria-pressed", String(letters));
+      const on = keyboard.getAttribute("aria-pressed") !== "true";
+      letters(on);
       racks.forEach((input) => {
-        input.inputMode = letters ? "text" : "numeric";
+        input.inputMode = on ? "text" : "numeric";
       });
-      keyboard.textContent = letters ? typeNumbers : typeTiles;
     });
     hint.after(keyboard);
   }
 
-  /* The tile keypad: its script and styles (data-keypad: their fingerprinted URLs) are
-     fetched at the first tap on a rack's "Tiles" button; keypad.js then opens under it. */
+  /* What the page fetches only when first needed (the tile keypad, the sending of rounds kept
+     offline): fingerprinted URLs, space-separated, each fetched once (again after a failure);
+     scripts run in the order named (their words first). */
   const fetched = {};
   const fetchOnce = (url) => {
     fetched[url] = fetched[url] || new Promise((resolve, reject) => {
       const script = url.endsWith(".js");
       const tag = document.createElement(script ? "script" : "link");
-      if (script) tag.src = url;
-      else Object.assign(tag, { rel: "stylesheet", href: url });
+      Object.assign(tag, script ? { src: url, async: false } : { rel: "stylesheet", href: url });
       tag.onload = resolve;
       tag.onerror = () => {
         tag.remove();
-        delete fetched[url]; // no network (nor service worker): the next tap tries again
+        delete fetched[url]; // no network (nor service worker): the next time tries again
         reject(new Error(url));
       };
       document.head.append(tag);
     });
     return fetched[url];
   };
+  round.fetchFiles = (urls) => Promise.all(urls.split(" ").map(fetchOnce));
+
+  /* The tile keypad (data-keypad) opens under a rack at a tap on its "Tiles" button. */
   if (keypad) {
     const cards = playedWith === "cards";
     racks.forEach((input) => {
       const name = nameOf(input);
-      const toggle = document.createElement("button");
-      toggle.type = "button";
-      toggle.className = "secondary tiles-toggle";
-      toggle.textContent = cards ? t("keypad_cards", "Cards") : t("keypad_tiles", "Tiles");
-      toggle.setAttribute("aria-label", cards
-        ? t("keypad_cards_for", "Cards for %(name)s", { name })
-        : t("keypad_tiles_for", "Tiles for %(name)s", { name }));
+      const toggle = cards
+        ? button(t("keypad_cards", "Cards"), "secondary tiles-toggle", t("keypad_cards_for", "Cards for %(name)s", { name }))
+        : button(t("keypad_tiles", "Tiles"), "secondary tiles-toggle", t("keypad_tiles_for", "Tiles for %(name)s", { name }));
       toggle.setAttribute("aria-expanded", "false");
       toggle.addEventListener("click", () => {
         // Meanwhile the tiles can still be typed in the field.
-        Promise.all(keypad.split(" ").map(fetchOnce)).then(() => window.ScorekeeperKeypad(input), () => {});
+        round.fetchFiles(keypad).then(() => window.ScorekeeperKeypad(input), () => {});
       });
       input.closest(".inline").append(toggle);
     });
@@ -215,9 +209,10 @@
       save.textContent = t("round_saving", "Saving…");
     }, 0);
   });
-  window.addEventListener("pageshow", () => {
+  round.saveAgain = () => {
     delete form.dataset.sent;
     save.disabled = false;
     save.textContent = saveText;
-  });
+  };
+  window.addEventListener("pageshow", round.saveAgain);
 })();

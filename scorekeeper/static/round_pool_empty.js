@@ -5,7 +5,7 @@
   const round = window.ScorekeeperRound;
   if (!round) return;
   const { form, racks, bonus, t, nameOf, andList, whole, rack, signed, show, status } = round;
-  const fewest = form.dataset.emptyPool === "fewest_tiles";
+  const fewest = "fewestTiles" in form.dataset; // the session's rule: the fewest tiles win
 
   const narrow = (list, key) => {
     if (list.some((s) => key(s) === null)) return list;

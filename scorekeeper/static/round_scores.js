@@ -8,11 +8,7 @@
   const inputs = round.fields("score");
 
   inputs.forEach((input) => {
-    const flip = document.createElement("button");
-    flip.type = "button";
-    flip.className = "secondary sign";
-    flip.textContent = "±";
-    flip.setAttribute("aria-label", t("round_change_sign", "Change the sign of %(name)s's score", { name: nameOf(input) }));
+    const flip = round.button("±", "secondary sign", t("round_change_sign", "Change the sign of %(name)s's score", { name: nameOf(input) }));
     flip.addEventListener("click", () => {
       const value = input.value.trim().replace(/^[\u2212\u2013]/, "-");
       input.value = value.startsWith("-") ? value.slice(1) : `-${value.replace(/^\+/, "")}`;

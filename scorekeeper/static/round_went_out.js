@@ -10,14 +10,18 @@
     return checked ? parseInt(checked.value, 10) : null;
   };
 
-  /* The winner's rack is empty: hide it (and send nothing for it). */
+  /* The winner's rack is empty: hide it (and send nothing for it); Enter's key says "done" on
+     the last rack shown. */
   const hideWinnerRack = () => {
     const winner = winnerSeat();
     racks.forEach((input, seat) => {
       input.closest(".seat").hidden = seat === winner;
       input.disabled = seat === winner;
     });
-    round.enterKeys();
+    const shown = racks.filter((input) => !input.disabled);
+    shown.forEach((input, i) => {
+      input.enterKeyHint = i === shown.length - 1 ? "done" : "next";
+    });
   };
   form.addEventListener("change", (event) => {
     if (event.target.name !== "winner") return;

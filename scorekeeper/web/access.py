@@ -55,6 +55,8 @@ bp = Blueprint("access", __name__)
 
 # Answered without reading the database at all.
 ALWAYS_OPEN = frozenset({"static", "main.healthz", "pwa.web_manifest", "pwa.service_worker"})
+# Read a session's stamp next (web/rendered.py): read with the passphrase state, in one go.
+STAMPED = frozenset({"sessions.show", "sessions.live_table", "api.get_session"})
 # Answered to anyone, but they need to know whether this phone is signed in.
 SIGN_IN_PAGES = frozenset({"access.sign_in", "access.sign_out"})
 API_PREFIX = "/api/"
@@ -94,6 +96,9 @@ def gate() -> Response | None:
     """Let the request through, or answer it: a redirect to sign in, a 401, or a 429."""
     if request.endpoint in ALWAYS_OPEN:
         return None
+    session_id = (request.view_args or {}).get("session_id")
+    if request.method == "GET" and request.endpoint in STAMPED and isinstance(session_id, int):
+        access.peek_with_session(session_id)
     state = access.access_state()
     claims = access.read_cookie(request.cookies.get(_cookie_name()))
     g.gate = Gate(

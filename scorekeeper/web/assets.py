@@ -6,11 +6,17 @@ when the file changes. Stylesheets and scripts are served minified (comments and
 the files under static/ stay as written, and their plain URLs still answer, uncached
 (`no-cache`), for anything that names them so (the manifest's icons, old bookmarks).
 Responses are compressed (Flask-Compress) for clients that accept it.
+
+A script a page fetches only when first needed (`on_demand`: the tile keypads, the sending of
+rounds kept offline) brings its own words: a small script per language under
+/static/words/<lang>/, fingerprinted like the rest, instead of a place in every page's
+#js-messages block; the service worker keeps them with the app shell (web/pwa.py).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import mimetypes
 import re
 from dataclasses import dataclass
@@ -19,7 +25,12 @@ from pathlib import Path
 import rcssmin
 import rjsmin
 from flask import Flask, Response, abort, current_app, g, request, url_for
+from flask_babel import force_locale
 from flask_compress import Compress
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
+
+from scorekeeper.web.i18n import LANGUAGES, current_locale
 
 #: A year, the longest a cache is asked to keep anything: the name changes with the bytes.
 FOREVER = "public, max-age=31536000, immutable"
@@ -31,6 +42,19 @@ FINGERPRINTED = re.compile(
 NOT_ASSETS = ("vendor",)
 # A script's words: every t("key", ...) call (see web/js_messages.py).
 MESSAGE_KEY = re.compile(r"(?<![\w.$])t\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
+# Scripts that always go together on a page, served as one file: one request, and one gzip
+# stream that compresses them better than three. The bundle's name -> its files, in order: the
+# round form's shared part, the preview of its ending, and the offline keeper.
+BUNDLES = {
+    f"round_form_{ending}.js": ("round.js", f"round_{ending}.js", "offline.js")
+    for ending in ("went_out", "pool_empty", "scores")
+}
+# Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
+# language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
+ON_DEMAND = ("keypad.js", "checker_keypad.js", "offline_send.js")
+WORDS = re.compile(
+    rf"words/(?P<lang>[a-z]{{2}})/(?P<stem>[\w-]+)\.(?P<digest>[0-9a-f]{{{DIGEST_LENGTH}}})\.js"
+)
 # Compressed: pages, JSON, stylesheets, scripts, SVG and CSV; not images already compressed.
 EXTRA_MIMETYPES = ("text/csv",)
 
@@ -73,6 +97,18 @@ def read_asset(static: Path, path: Path) -> Asset:
     )
 
 
+def bundle(name: str, parts: list[Asset]) -> Asset:
+    """Scripts joined into one, in order; each part is a whole script (its own closure)."""
+    body = b";\n".join(part.body for part in parts)
+    return Asset(
+        name=name,
+        body=body,
+        digest=hashlib.sha256(body).hexdigest()[:DIGEST_LENGTH],
+        mimetype=parts[0].mimetype,
+        message_keys=frozenset().union(*(part.message_keys for part in parts)),
+    )
+
+
 @dataclass(frozen=True)
 class Shelf:
     """Every asset of one static folder, read once per process (again in debug mode when a
@@ -107,6 +143,9 @@ def shelf(app: Flask | None = None) -> Shelf:
     if kept is not None and kept.folder == folder and kept.signature == signature:
         return kept
     assets = {asset.name: asset for asset in (read_asset(Path(folder), p) for p in files)}
+    for name, parts in BUNDLES.items():
+        if name not in assets and all(part in assets for part in parts):
+            assets[name] = bundle(name, [assets[part] for part in parts])
     kept = Shelf(folder, signature, assets)
     app.extensions["scorekeeper.assets"] = kept
     return kept
@@ -133,30 +172,99 @@ def page_messages() -> dict[str, str]:
     return {key: str(text) for key, text in JS_MESSAGES.items() if key in keys}
 
 
+def page_messages_json() -> Markup:
+    """page_messages() as the #js-messages block holds it: JSON safe inside <script>, with
+    letters such as é and ł as they are (not \\u escapes: six bytes each in every page)."""
+    return htmlsafe_json_dumps(page_messages(), ensure_ascii=False, sort_keys=True)
+
+
+def words_of(name: str, lang: str) -> Asset:
+    """The words an on-demand script looks up, in `lang`, as a script that adds them to
+    `window.ScorekeeperWords`, where that script's t() finds them; kept per process."""
+    from scorekeeper.web.js_messages import JS_MESSAGES
+
+    script = shelf().assets[name]
+    kept: dict[tuple[str, str, str], Asset] = current_app.extensions.setdefault(
+        "scorekeeper.words", {}
+    )
+    key = (name, script.digest, lang)
+    if key not in kept:
+        with force_locale(lang):
+            words = {k: str(text) for k, text in JS_MESSAGES.items() if k in script.message_keys}
+        listed = json.dumps(words, ensure_ascii=False, sort_keys=True)
+        body = f"window.ScorekeeperWords=Object.assign(window.ScorekeeperWords||{{}},{listed});"
+        data = body.encode()
+        kept[key] = Asset(
+            name=f"words/{lang}/{name}",
+            body=data,
+            digest=hashlib.sha256(data).hexdigest()[:DIGEST_LENGTH],
+            mimetype="text/javascript",
+            message_keys=frozenset(),
+        )
+    return kept[key]
+
+
+def on_demand(*names: str) -> str:
+    """The fingerprinted URLs of files a page fetches only when first needed, for a data-
+    attribute (space-separated, in order): each script after its words in the page's language.
+    Unlike `asset`, its words stay out of the page's #js-messages block."""
+    urls = []
+    for name in names:
+        found = shelf().assets.get(name)
+        if found is None:
+            raise LookupError(f"no static file {name!r}")
+        if found.message_keys:
+            if name not in ON_DEMAND:
+                raise LookupError(f"{name!r} is not in ON_DEMAND (the service worker keeps those)")
+            words = words_of(name, current_locale())
+            urls.append(url_for("static", filename=words.fingerprinted))
+        urls.append(url_for("static", filename=found.fingerprinted))
+    return " ".join(urls)
+
+
+def kept_a_year(found: Asset) -> Response:
+    """An asset's bytes under its fingerprinted name: they never change, so kept a year."""
+    response = Response(found.body, mimetype=found.mimetype)
+    response.headers["Cache-Control"] = FOREVER
+    response.set_etag(found.digest)
+    return response.make_conditional(request)
+
+
 def static_file(filename: str) -> Response:
-    """The `static` endpoint: a fingerprinted name is the asset's bytes, kept a year; a known
-    file under an old or wrong digest is 404; a plain name is the file as written, no-cache."""
+    """The `static` endpoint: a fingerprinted name is the asset's bytes (or an on-demand
+    script's words), kept a year; a known file under an old or wrong digest is 404; a plain
+    name is the file as written, no-cache."""
+    words = WORDS.fullmatch(filename)
+    if words and words["lang"] in LANGUAGES:
+        name = f"{words['stem']}.js"
+        if name in ON_DEMAND and name in shelf().assets:
+            found = words_of(name, words["lang"])
+            if found.digest != words["digest"]:
+                abort(404)
+            return kept_a_year(found)
     named = FINGERPRINTED.fullmatch(filename)
     if named:
         found = shelf().assets.get(named["stem"] + named["suffix"])
         if found is not None:
             if found.digest != named["digest"]:
                 abort(404)
-            response = Response(found.body, mimetype=found.mimetype)
-            response.headers["Cache-Control"] = FOREVER
-            response.set_etag(found.digest)
-            return response.make_conditional(request)
+            return kept_a_year(found)
     response = current_app.send_static_file(filename)
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
 def init_app(app: Flask) -> None:
-    """Serve static files through `static_file`, give templates `asset()` and
+    """Serve static files through `static_file`, give templates `asset()`, `on_demand()` and
     `page_messages()`, and compress responses: zstd, br, gzip or deflate, as the client
     accepts; a streamed one (the history CSV) chunk by chunk."""
     app.view_functions["static"] = static_file
-    app.jinja_env.globals.update(asset=asset, page_messages=page_messages)
+    app.jinja_env.globals.update(
+        asset=asset,
+        on_demand=on_demand,
+        page_messages=page_messages,
+        page_messages_json=page_messages_json,
+    )
     app.config.setdefault(
         "COMPRESS_MIMETYPES",
         [

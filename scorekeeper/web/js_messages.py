@@ -31,7 +31,7 @@ JS_MESSAGES = {
     "card_name": _l("%(suit)s %(face)s"),
     "legend_tiles": _l("k black · r red · b blue · o orange · J joker."),
     "legend_cards": _l("♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker."),
-    # round.js: the live preview of the round form.
+    # round.js and round_<ending>.js: the round form and its live preview.
     "round_tap_winner": _l("Tap who went out."),
     "round_unreadable": _l("Some tiles are not readable yet."),
     "round_still_to_enter": _l("Still to enter: %(names)s."),
@@ -50,7 +50,7 @@ JS_MESSAGES = {
     "round_type_numbers": _l("Type numbers (123)"),
     "round_type_tiles": _l("Type tiles (abc)"),
     "round_saving": _l("Saving…"),
-    # keypad.js: the tile keypad of the round form.
+    # keypad.js: the tile keypad of the round form (its buttons are round.js's).
     "keypad_tap_tile": _l("Tap a tile to add it, a chosen tile to take it off."),
     "keypad_tap_card": _l("Tap a card to add it, a chosen card to take it off."),
     "keypad_tiles": _l("Tiles"),
@@ -96,7 +96,7 @@ JS_MESSAGES = {
     "clock_resume": _l("Resume"),
     # live.js: what changed on another phone (the change itself is worded by the server).
     "live_change": _l("%(change)s."),
-    # offline.js: rounds kept on this phone while the network is gone.
+    # offline.js and offline_send.js: rounds kept on this phone while the network is gone.
     "offline_saved": _l("Saved on this phone; it will be sent when the network is back."),
     "offline_waiting": _l("%(count)s rounds are waiting on this phone."),
     "offline_not_kept": _l(
@@ -119,32 +119,7 @@ JS_MESSAGES = {
     "awake_on": _l("Screen stays on"),
     "awake_off": _l("Keep the screen on"),
     "awake_refused": _l("This phone would not keep the screen on (battery saver?)."),
-    # checker.js: the table checker.
-    "checker_at_most_sets": _l("Check at most %(count)s sets at once."),
-    "checker_line_too_long": _l("Line %(line)s is too long to be a set."),
-    "checker_cannot_check": _l("Cannot check"),
-    "checker_not_valid": _l("Not valid"),
-    "checker_valid": _l("Valid"),
-    "checker_kind_run": _l("run"),
-    "checker_kind_group": _l("group"),
-    "checker_one_reading": _l("a %(kind)s worth %(points)s points."),
-    "checker_readings": _l("%(count)s readings; the highest is worth %(points)s points."),
-    "checker_points": _l("%(points)s points"),
-    "checker_meld_ok": _l("Makes the initial meld"),
-    "checker_meld_points": _l("%(points)s points; the minimum is %(minimum)s."),
-    "checker_not_enough": _l("Not enough"),
-    "checker_not_a_meld": _l("Not a valid meld"),
-    "checker_highest_of": _l("(the highest of %(count)s readings)"),
-    "checker_set_not_valid": _l("not valid"),
-    "checker_allowed": _l("Allowed"),
-    "checker_not_allowed": _l("Not allowed"),
-    "checker_may_take": _l("%(tile)s may take the joker's place."),
-    "checker_replaced_by": _l("The joker may be replaced by"),
-    "checker_type_set": _l("Type a set, like r5 b5 j."),
-    "checker_type_meld": _l("Type the sets of the first play, like r10 b10 j."),
-    "checker_type_table_set": _l("Type the set on the table, like b3 b4 j."),
-    "checker_set_too_long": _l("This is too long to be a set."),
-    "checker_type_tile": _l("Type the tile from the rack, like b5."),
+    # checker.js and checker_keypad.js: the table checker (its verdicts are the page's own).
     "checker_whole_number": _l("Enter a whole number, like 30."),
     "checker_new_set": _l("New set"),
     "checker_take_last": _l("Take the last off"),

@@ -104,6 +104,21 @@ SESSION_ID = {
     "description": "The session's id, as returned when it was created.",
     "schema": {"type": "integer", "minimum": 1},
 }
+# A page of the list of sessions; both optional: without them the list holds every session.
+PAGE_LIMIT = {
+    "name": "limit",
+    "in": "query",
+    "required": False,
+    "description": "At most this many sessions (the newest first); all of them if left out.",
+    "schema": {"type": "integer", "minimum": 1, "maximum": 999_999_999},
+}
+PAGE_OFFSET = {
+    "name": "offset",
+    "in": "query",
+    "required": False,
+    "description": "Skip this many of the newest sessions first (0 if left out).",
+    "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+}
 ROUND_NUMBER = {
     "name": "number",
     "in": "path",
@@ -887,6 +902,9 @@ OPENAPI: dict[str, Any] = {
                 "operationId": "listSessions",
                 "tags": ["sessions"],
                 "summary": "List sessions, newest first.",
+                "description": "Each session's summary is kept on it by every write, so the "
+                "list reads no rounds; `limit` and `offset` read one page of it.",
+                "parameters": [PAGE_LIMIT, PAGE_OFFSET],
                 "responses": {
                     "200": _answer(
                         "The sessions, newest first.",
@@ -907,7 +925,11 @@ OPENAPI: dict[str, Any] = {
                                 ]
                             }
                         },
-                    )
+                    ),
+                    "400": _errors(
+                        "`limit` or `offset` is not a whole number, or below its minimum "
+                        "(`bad_request`)."
+                    ),
                 },
             },
             "post": {

@@ -45,7 +45,8 @@ def index() -> str | tuple[str, int]:
 
 @bp.get("/<int:player_id>")
 def show(player_id: int) -> str | tuple[str, int]:
-    """One player: sessions and rounds won, best and worst round, streak, head-to-head."""
+    """One player: sessions and rounds won, best and worst round, streak, head-to-head, and
+    their sessions a page at a time (`?page=2`), the newest first."""
     period = _period()
     try:
         if isinstance(period, RulesError):
@@ -54,7 +55,8 @@ def show(player_id: int) -> str | tuple[str, int]:
                 "players/show.html", player_id=player_id, name=name, player=None, **_filter(period)
             )
             return page, status_for(period)
-        player = stats.get_player_stats(player_id, period)
+        page = request.args.get("page", 1, type=int) or 1
+        player = stats.get_player_stats(player_id, period, page)
     except NotFound:
         abort(404)
     return render_template(

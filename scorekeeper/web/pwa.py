@@ -13,7 +13,8 @@ import json
 
 from flask import Blueprint, Response, render_template, url_for
 
-from scorekeeper.web.assets import Asset, shelf
+from scorekeeper.web.assets import ON_DEMAND, Asset, shelf, words_of
+from scorekeeper.web.i18n import LANGUAGES
 
 bp = Blueprint("pwa", __name__)
 
@@ -64,10 +65,12 @@ def web_manifest() -> Response:
 
 
 def shell_files() -> list[Asset]:
-    """The static files of the app shell, in a stable order."""
-    return [
-        found for name, found in sorted(shelf().assets.items()) if name.endswith(SHELL_SUFFIXES)
-    ]
+    """The static files of the app shell, in a stable order, and the words of each script
+    fetched on demand in every language (so the tile keypad speaks the page's language offline)."""
+    assets = shelf().assets
+    files = [found for name, found in sorted(assets.items()) if name.endswith(SHELL_SUFFIXES)]
+    words = [words_of(name, lang) for name in ON_DEMAND if name in assets for lang in LANGUAGES]
+    return files + words
 
 
 @bp.get("/sw.js")

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_js_messages import read_js
 
-from scorekeeper.web.assets import FOREVER, shelf
+from scorekeeper.web.assets import BUNDLES, FOREVER, on_demand, shelf
 from scorekeeper.web.security import HEADERS
 
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
@@ -112,11 +112,14 @@ def test_stylesheets_and_scripts_are_served_minified_with_every_string_kept(
 ) -> None:
     with app.app_context():
         assets = shelf(app).assets
-    scripts = [name for name in assets if name.endswith(".js")]
+    scripts = [name for name in assets if name.endswith(".js") and name not in BUNDLES]
     assert "app.js" in scripts and "round.js" in scripts
     for name, found in assets.items():
         served = client.get(f"/static/{found.fingerprinted}").get_data()
         assert served == found.body, name
+        if name in BUNDLES:  # the scripts of a page that go together, served as one file
+            assert served == b";\n".join(assets[part].body for part in BUNDLES[name]), name
+            continue
         source = (STATIC / name).read_bytes()
         if name.endswith((".css", ".js")):
             assert len(served) < len(source) * 0.95, name  # comments and spaces are gone
@@ -269,3 +272,16 @@ def test_no_page_names_another_host(client: FlaskClient) -> None:
             for found in re.finditer(r"""["'(=]\s*((?:https?:)?//[^"'\s)]+)""", text):
                 absolute = found[1]
                 assert absolute.startswith(("http://localhost/", *NAMESPACES)), (url, absolute)
+
+
+def test_only_scripts_the_worker_keeps_words_for_are_fetched_on_demand(app: Flask) -> None:
+    """A script named by `on_demand` must be in ON_DEMAND, or a phone offline would open it
+    without its words (the service worker keeps those of ON_DEMAND only)."""
+    with app.test_request_context(headers={"Accept-Language": "pl"}):
+        urls = on_demand("keypad.js", "keypad.css").split(" ")
+        assert len(urls) == 3  # the keypad's words in the page's language, then the files
+        assert re.fullmatch(r"/static/words/pl/keypad\.[0-9a-f]{10}\.js", urls[0])
+        assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.js", urls[1])
+        assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.css", urls[2])
+        with pytest.raises(LookupError):
+            on_demand("round.js")  # a script with words, not kept for every language

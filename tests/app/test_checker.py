@@ -290,7 +290,7 @@ def test_session_rules_apply_on_the_page(client: FlaskClient) -> None:
     html = page.get_data(as_text=True)
     assert f'href="/sessions/{session_id}">← Wrap night</a>' in html
     assert 'id="rules-form"' not in html  # the session's rules, not the toggles
-    assert f'data-session="{session_id}"' in html
+    assert f'action="/tools/check?session={session_id}#check-set"' in html
     response, verdict = post_page(client, "set", query, sets="r12 r13 r1")
     assert response.status_code == 200
     assert "Valid — a run worth 26 points." in verdict

@@ -204,7 +204,11 @@ def test_the_rack_hint_says_how_to_type_tiles(client: FlaskClient) -> None:
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert "r7 k13 j (k black, r red, b blue, o orange, j joker)" in page
     assert 'data-tile-sets="1" data-played-with="tiles"' in page
-    assert re.search(r'<script src="/static/keypad\.[0-9a-f]{10}\.js" defer>', page)
+    # The keypad is fetched when first opened: its words, script and styles, by round.js.
+    words, script, styles = (
+        rf"/static/{name}\.[0-9a-f]{{10}}" for name in ("words/en/keypad", "keypad", "keypad")
+    )
+    assert re.search(rf'data-keypad="{words}\.js {script}\.js {styles}\.css"', page)
     # Without JavaScript the number pad has no letters: a link asks the page for the keyboard.
     assert 'inputmode="numeric"' in input_tag(page, "rack_1")
     raw = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)
@@ -243,7 +247,7 @@ def test_three_red_7s_fit_two_sets_and_the_table_shows_the_tiles(client: FlaskCl
     stored = client.get(f"/api/v1/sessions/{sid}/rounds/1").get_json()
     assert stored["scores"] == {"Ann": 65, "Bo": -14, "Cy": -7, "Di": -44}
     page = text(client.get(f"/sessions/{sid}"))
-    assert "<summary>2 tiles</summary>r7 r7</details>" in page
+    assert "<summary>2 tiles</summary><span>r7 r7</span></details>" in page
     assert "<summary>1 tile</summary><span>r7</span>" in page
     assert "<summary>3 tiles</summary><span>k13 o1 j</span>" in page
 
@@ -260,7 +264,7 @@ def test_cards_are_stored_and_shown_as_cards(client: FlaskClient) -> None:
     form = went_out({1: "hq ♦A s10", 2: "j", 3: "c2"})
     assert client.post(f"/sessions/{sid}/rounds/new", data=form).status_code == 302
     page = text(client.get(f"/sessions/{sid}"))
-    assert "<summary>3 cards</summary>s10 hQ dA</details>" in page
+    assert "<summary>3 cards</summary><span>s10 hQ dA</span></details>" in page
     stored = client.get(f"/api/v1/sessions/{sid}/rounds/1").get_json()
     assert stored["scores"]["Bo"] == -(12 + 1 + 10)
     assert stored["scores"]["Cy"] == -30

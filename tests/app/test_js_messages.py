@@ -18,6 +18,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.web.assets import BUNDLES, ON_DEMAND
 from scorekeeper.web.js_messages import JS_MESSAGES
 
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
@@ -177,7 +178,7 @@ def english(app: Flask) -> dict[str, str]:
 
 def test_the_scripts_use_t() -> None:
     users = {call.path for call in CALLS}
-    for name in ("round.js", "keypad.js", "clock.js", "checker.js", "live.js", "offline.js"):
+    for name in ("round.js", "keypad.js", "clock.js", "checker.js", "live.js", "offline_send.js"):
         assert name in users
     assert {"awake_on", "awake_off"} <= {call.key for call in CALLS if call.path == "live.js"}
     assert len(CALLS) > 100
@@ -227,6 +228,8 @@ def page_urls(client: FlaskClient) -> list[str]:
         "/sessions/new",
         f"/sessions/{sid}",
         f"/sessions/{sid}/rounds/new",
+        f"/sessions/{sid}/rounds/new?ending=pool_empty",
+        f"/sessions/{sid}/rounds/new?ending=scores",
         f"/sessions/{sid}/clock",
         f"/sessions/{sid}/summary",
         "/tools/check",
@@ -234,8 +237,22 @@ def page_urls(client: FlaskClient) -> list[str]:
 
 
 def keys_of(scripts: set[str]) -> set[str]:
-    """The keys the named scripts look up."""
-    return {call.key for call in CALLS if call.path in scripts}
+    """The keys the named scripts (or the scripts of the named bundles) look up."""
+    files = {part for name in scripts for part in BUNDLES.get(name, (name,))}
+    return {call.key for call in CALLS if call.path in files}
+
+
+def scripts_of(page: str) -> tuple[set[str], set[str]]:
+    """The scripts a page loads (by their fingerprinted names, web/assets.py: app.1a2b3c4d5e.js
+    is app.js), and those it fetches on demand (named in a data- attribute), with their words."""
+    loaded = {f"{stem}.js" for stem in re.findall(r'<script src="/static/(\w+)\.\w+\.js"', page)}
+    named = re.findall(r'data-[\w-]+="([^"]*/static/[^"]*)"', page)
+    later = {
+        f"{stem}.js"
+        for urls in named
+        for stem in re.findall(r"(?:^| )/static/(\w+)\.[0-9a-f]{10}\.js", urls)
+    }
+    return loaded, later
 
 
 def test_pages_that_load_scripts_carry_the_messages_as_json(
@@ -247,15 +264,14 @@ def test_pages_that_load_scripts_carry_the_messages_as_json(
         response = client.get(url)
         assert response.status_code == 200, url
         page = response.get_data(as_text=True)
-        # Scripts by their fingerprinted names (web/assets.py): app.1a2b3c4d5e.js is app.js.
-        scripts = {
-            f"{stem}.js" for stem in re.findall(r'<script src="/static/(\w+)\.\w+\.js"', page)
-        }
+        scripts, later = scripts_of(page)
         assert "app.js" in scripts, url
-        loaded.update(scripts)
+        assert later <= set(ON_DEMAND), url
+        loaded.update(part for name in scripts | later for part in BUNDLES.get(name, (name,)))
         blocks = BLOCK.findall(page)
         assert len(blocks) == 1, url
-        # The words of the scripts this page loads, no more: not every page carries them all.
+        # The words of the scripts this page loads, no more: not every page carries them all,
+        # and a script fetched on demand brings its own (test_on_demand_scripts_bring_their_words).
         assert json.loads(blocks[0]) == {k: v for k, v in expected.items() if k in keys_of(scripts)}
         # The block comes after every script: each reads it when it runs, once the page is there.
         assert page.rindex("<script src=") < page.index('id="js-messages"'), url
@@ -264,19 +280,69 @@ def test_pages_that_load_scripts_carry_the_messages_as_json(
     assert users <= loaded, users - loaded
 
 
+def words_of_page(client: FlaskClient, url: str, lang: str) -> dict[str, str]:
+    """The words a page in `lang` carries, and those of the scripts it fetches on demand."""
+    page = client.get(url, headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert f'<html lang="{lang}">' in page
+    words = json.loads(BLOCK.search(page)[1])
+    for found in re.findall(rf'"?(/static/words/{lang}/\w+\.[0-9a-f]{{10}}\.js)', page):
+        script = client.get(found).get_data(as_text=True)
+        prefix = "window.ScorekeeperWords=Object.assign(window.ScorekeeperWords||{},"
+        assert script.startswith(prefix) and script.endswith(");"), found
+        words.update(json.loads(script[len(prefix) : -2]))
+    return words
+
+
 def test_the_block_speaks_the_page_language(client: FlaskClient) -> None:
+    sid = client.post("/api/v1/sessions", json={"players": ["Ann", "Bo"]}).json["id"]
+    form = f"/sessions/{sid}/rounds/new"
     for lang in ("da", "et", "fi", "fr", "pl"):
-        page = client.get("/tools/check", headers={"Accept-Language": lang}).get_data(as_text=True)
-        assert f'<html lang="{lang}">' in page
-        messages = json.loads(BLOCK.search(page)[1])
-        assert set(messages) == keys_of({"checker.js"}) and len(messages) > 20
-        for key, text in messages.items():
-            # A translation keeps the placeholders the script fills.
+        checker = words_of_page(client, "/tools/check", lang)
+        assert set(checker) == keys_of({"checker.js", "checker_keypad.js"})
+        on_the_form = words_of_page(client, form, lang)
+        assert set(on_the_form) == keys_of(
+            {"round_form_went_out.js", "keypad.js", "offline_send.js"}
+        )
+        for key, text in (checker | on_the_form).items():
+            # A translation keeps the placeholders the script fills, and is one.
             english_text = next(c.fallback for c in CALLS if c.key == key)
             assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english_text)), (
                 lang,
                 key,
             )
+        assert on_the_form["keypad_tap_tile"] != next(
+            c.fallback for c in CALLS if c.key == "keypad_tap_tile"
+        ), lang
+
+
+def test_on_demand_scripts_bring_their_words(app: Flask, client: FlaskClient) -> None:
+    """The tile keypad is fetched when first opened: its words are not in the page, but in a
+    script of their own in the page's language, kept a year, which the service worker keeps."""
+    sid = client.post("/api/v1/sessions", json={"players": ["Ann", "Bo"]}).json["id"]
+    page = client.get(f"/sessions/{sid}/rounds/new", headers={"Accept-Language": "fr"})
+    html = page.get_data(as_text=True)
+    block = json.loads(BLOCK.search(html)[1])
+    assert "keypad_tap_tile" not in block and "keypad_tiles_for" in block  # its button: now
+    files = re.search(r'data-keypad="([^"]+)"', html)
+    assert files
+    words, script, styles = files[1].split(" ")
+    assert re.fullmatch(r"/static/words/fr/keypad\.[0-9a-f]{10}\.js", words)
+    assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.js", script)
+    assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.css", styles)
+    response = client.get(words)
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        french = str(JS_MESSAGES["keypad_tap_tile"])
+    assert french != "Tap a tile to add it, a chosen tile to take it off."
+    assert json.dumps(french, ensure_ascii=False) in response.get_data(as_text=True)
+    other = words.replace("/fr/", "/da/")
+    assert client.get(other).status_code == 404  # the Danish words have a digest of their own
+    sw = client.get("/sw.js").get_data(as_text=True)
+    for lang in ("en", "da", "et", "fi", "fr", "pl"):
+        assert re.search(rf'"/static/words/{lang}/keypad\.[0-9a-f]{{10}}\.js"', sw), lang
+    assert words in sw
 
 
 # ---- No words written into the page without t(). ----

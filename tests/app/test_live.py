@@ -121,10 +121,10 @@ def test_a_304_costs_one_small_query_of_the_version(client: FlaskClient, app: Fl
     finally:
         sa.event.remove(engine, "before_cursor_execute", record)
     assert response.status_code == 304
-    # No ORM statement at all; two primary-key reads on the thread's own connection
-    # (services/peek.py): the household's passphrase state and the session's stamp.
+    # No ORM statement at all; one read on the thread's own connection (services/peek.py):
+    # the household's passphrase state and the session's stamp, by their primary keys.
     assert statements == []
-    assert peek.reads() - before == 2
+    assert peek.reads() - before == 1
     assert "from sessions where id" in peek.SESSION_STAMP.lower()
 
 

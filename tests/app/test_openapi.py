@@ -437,8 +437,9 @@ TYPO = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 12, "D
 BIG = "x" * (65 * 1024)
 
 
-def tour(session_id: int) -> list[tuple[str, str, dict[str, int], Any, int]]:
-    """(path, method, path values, body, expected status): every operation, every outcome."""
+def tour(session_id: int) -> list[tuple[str, str, dict[str, Any], Any, int]]:
+    """(path, method, path values (and a "query" string), body, expected status): every
+    operation, every outcome."""
     here = {"session_id": session_id}
     gone = {"session_id": 999_999}
     first = {**here, "number": 1}
@@ -448,8 +449,10 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, int], Any, int]]:
         "/api/v1/rules/rack": {"tiles": ["r7"]},
         "/api/v1/rules/swap": {"set": ["b3", "b4", "j"], "tile": "b5"},
     }
-    steps: list[tuple[str, str, dict[str, int], Any, int]] = [
+    steps: list[tuple[str, str, dict[str, Any], Any, int]] = [
         (SESSIONS, "get", {}, None, 200),
+        (SESSIONS, "get", {"query": "?limit=2&offset=1"}, None, 200),
+        (SESSIONS, "get", {"query": "?limit=0"}, None, 400),
         (SESSIONS, "post", {}, {"players": ["Ann", "Bo"]}, 201),
         (SESSIONS, "post", {}, "not json", 400),
         (SESSIONS, "post", {}, {"players": "Ann, Bo"}, 400),
@@ -513,7 +516,7 @@ def test_every_documented_status_happens_and_fits(client: FlaskClient) -> None:
     session_id = new_session(client)
     seen: set[tuple[str, str, str]] = set()
     for path, method, values, body, status in tour(session_id):
-        url = path.format(**values)
+        url = path.format(**values) + values.get("query", "")
         if status == 304:
             etag = client.get(url).headers["ETag"]
             response = client.open(url, method="GET", headers={"If-None-Match": etag})

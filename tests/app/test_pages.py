@@ -385,7 +385,7 @@ def test_six_players_fit_a_phone_without_sideways_scrolling(client: FlaskClient)
     page = text(client.get(f"/sessions/{sid}"))
     assert '<table class="scores">' in page
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
-    css = (STATIC / "app.css").read_text(encoding="utf-8")
+    css = (STATIC / "live.css").read_text(encoding="utf-8")  # the session page's own styles
     rule = re.search(r"\.scores \{([^}]*)\}", css)
     assert rule
     assert "table-layout: fixed" in rule[1]

@@ -176,21 +176,19 @@ def test_bo_cy_and_di_by_hand(app: Flask, history: dict[str, int]) -> None:
     assert di.streak == Streak(won=False, length=1)
 
 
-def test_a_tie_for_best_or_worst_is_the_earliest_round() -> None:
-    seats = [
-        stats.SeatRow(1, "One", date(2025, 1, 1), 2, False, 11, 1, "Ann"),
-        stats.SeatRow(1, "One", date(2025, 1, 1), 2, False, 12, 2, "Bo"),
-    ]
-    entries = [
-        stats.EntryRow(1, 1, 11, 11, 5),
-        stats.EntryRow(1, 1, 11, 12, -5),
-        stats.EntryRow(1, 2, 11, 11, 5),
-        stats.EntryRow(1, 2, 11, 12, -5),
-    ]
-    bo = stats.player_stats(stats.build_history(seats, entries), 2, "Bo")
-    assert bo.worst is not None and bo.worst.round_number == 1
-    assert bo.best is not None and bo.best.round_number == 1
-    assert bo.streak == Streak(won=False, length=1)
+def test_a_tie_for_best_or_worst_is_the_earliest_round(app: Flask) -> None:
+    """Equal rounds: the earliest session's (by day, then by id) and in it the first."""
+    with app.app_context():
+        same = [went_out("Ann", Bo=5), went_out("Ann", Bo=5)]
+        record(["Ann", "Bo"], date(2025, 1, 2), 2, same, "Later")  # recorded first
+        first = record(["Ann", "Bo"], date(2025, 1, 1), 2, same, "First")
+        record(["Ann", "Bo"], date(2025, 1, 1), 2, same, "Same day")
+        bo_id = db.session.scalar(sa.select(Player.id).where(Player.name == "Bo"))
+        assert bo_id is not None
+        bo = stats.get_player_stats(bo_id)
+    assert bo.worst == RoundMark(-5, first, "First", date(2025, 1, 1), 1)
+    assert bo.best == RoundMark(-5, first, "First", date(2025, 1, 1), 1)
+    assert bo.streak == Streak(won=False, length=3)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,8 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.web.assets import BUNDLES
+
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 TEMPLATES = STATIC.parent / "templates"
 
@@ -77,7 +79,16 @@ def test_the_service_worker_is_served_at_the_root(client: FlaskClient) -> None:
     assert "<" not in script.split("const OFFLINE_PAGE")[0]  # no HTML leaked into the code
 
     shell = json.loads(re.search(r"const SHELL_FILES = (\[.*?\]);", script)[1])
-    for wanted in ("app.css", "app.js", "round.js", "offline.js", "icons/icon-192.png"):
+    for wanted in (
+        "app.css",
+        "app.js",
+        "round_form_went_out.js",
+        "keypad.js",
+        "keypad.css",
+        "offline_send.js",
+        "words/fr/keypad.js",
+        "icons/icon-192.png",
+    ):
         assert any(re.fullmatch(fingerprinted(wanted), url) for url in shell), wanted
     assert any(re.fullmatch(fingerprinted("icons/icon.svg"), url) for url in shell)
     assert not any("vendor" in url for url in shell)  # axe-core is for the tests only
@@ -124,8 +135,14 @@ def test_pages_link_the_manifest_and_register_the_worker(client: FlaskClient) ->
 def test_the_round_form_loads_offline_js(client: FlaskClient) -> None:
     created = client.post("/api/v1/sessions", json={"players": ["Ann", "Bo"]})
     page = client.get(f"/sessions/{created.json['id']}/rounds/new").get_data(as_text=True)
+    # offline.js comes with round.js and the ending's preview, as one file (BUNDLES); it
+    # fetches offline_send.js (after its words) once rounds are kept on this phone.
+    assert BUNDLES["round_form_went_out.js"][-1] == "offline.js"
+    sending = rf"{fingerprinted('words/en/offline_send.js')} {fingerprinted('offline_send.js')}"
     assert re.search(
-        rf'<script src="{fingerprinted("offline.js")}" data-probe="/healthz" defer></script>', page
+        rf'<script src="{fingerprinted("round_form_went_out.js")}" data-probe="/healthz" '
+        rf'data-send="{sending}" defer></script>',
+        page,
     )
     # No inline script anywhere (the CSP forbids it): every script tag has a src, but for the
     # JSON data block of the scripts' messages (data, never run).

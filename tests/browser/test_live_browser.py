@@ -112,7 +112,7 @@ def test_an_api_change_and_a_rename_reach_the_page(
     expect(page.locator("#round-of")).to_have_text("Round 1 of 3")
     other_phone.goto(f"{live_server}/sessions/{session_id}")
     other_phone.get_by_role("link", name="Rename a player").tap()
-    other_phone.get_by_label("Player").select_option("Bo")
+    other_phone.get_by_label("Player", exact=True).select_option("Bo")
     other_phone.get_by_label("New name").fill("Bob")
     other_phone.get_by_role("button", name="Rename").tap()
     expect(other_phone.get_by_text("Renamed to Bob.")).to_be_visible()

@@ -1,14 +1,21 @@
 """Racks entered tile by tile on the round form's keypad, in a phone-sized Chromium: the supply
-across racks, the joker penalty, the stored tiles in the table, and the keypad for cards."""
+across racks, the joker penalty, the stored tiles in the table, the keypad for cards, and the
+keypad fetched at its first use, in the page's language, offline too."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+import pytest
+from babel.support import Translations
+from playwright.sync_api import Browser, Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
+TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 
 
 def create_session(page: Page, live_server: str, **rules: Any) -> int:
@@ -172,3 +179,46 @@ def test_a_cards_session_shows_suits_and_stores_cards(page: Page, live_server: s
     bo = page.locator("table.scores tbody td").nth(1)
     bo.get_by_text("4 cards").tap()
     expect(bo.get_by_text("sA hQ d10 j")).to_be_visible()
+
+
+@pytest.fixture
+def french_page(browser: Browser) -> Iterator[Page]:
+    """A phone whose browser asks for French."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def test_the_keypad_comes_at_first_use_in_the_page_language_even_offline(
+    french_page: Page, live_server: str
+) -> None:
+    """The round form loads without the keypad: its script, styles and words are fetched at the
+    first tap on a rack's button; the service worker keeps them, so that works offline too."""
+    page = french_page
+    session_id = create_session(page, live_server)
+    page.goto(f"{live_server}/sessions/{session_id}/rounds/new")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()  # now under the worker's control, which keeps the app shell
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+    loaded = "performance.getEntriesByType('resource').map((e) => e.name).join(' ')"
+    assert "keypad" not in page.evaluate(loaded)
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+
+    page.context.set_offline(True)
+    page.locator(".tiles-toggle").nth(1).tap()  # Bo's
+    expect(keypad(page)).to_be_visible()
+    expect(keypad(page).locator(".key")).to_have_count(53)
+    assert "/static/keypad." in page.evaluate(loaded)
+    french = Translations.load(str(TRANSLATIONS), ["fr"])
+    legend = french.gettext("k black · r red · b blue · o orange · J joker.")
+    tap = french.gettext("Tap a tile to add it, a chosen tile to take it off.")
+    assert tap != "Tap a tile to add it, a chosen tile to take it off."
+    expect(keypad(page).locator("p.hint")).to_have_text(f"{legend} {tap}")
+    key(
+        page,
+        french.gettext("%(colour)s %(number)s") % {"colour": french.gettext("red"), "number": 7},
+    ).tap()
+    expect(rack_field(page, "Bo")).to_have_value("r7")
+    page.context.set_offline(False)
