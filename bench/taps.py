@@ -4,18 +4,17 @@ the time from the last key (the Enter that saves) to the saved table.
 
 Goal (issue 6): one tap for the winner, the digits, one tap to save, an Enter to move between
 fields counting as a key: at most 2 taps + 6 digits + 2 Enters (10 actions) for 4 players.
-The app is served as tests/browser/conftest.py serves it (a threaded Werkzeug server on a
-fresh SQLite file). `python bench/taps.py [--quick]` prints the section.
+The app is served, and Chromium launched, as the browser tests do (tests/browser/phone.py: a
+threaded Werkzeug server on a fresh SQLite file). `python bench/taps.py [--quick]` prints the
+section.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import re
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,7 +24,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from common import ROOT, median, table, version_of  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
+
+from common import median, table, version_of  # noqa: E402
+from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, Thumb, serving  # noqa: E402
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 RACKS = {"Bo": "22", "Cy": "55", "Di": "18"}
@@ -35,71 +37,12 @@ GOAL_ACTIONS = 10  # 2 taps + 6 digits + 2 Enters
 SESSION_URL = re.compile(r"/sessions/(\d+)$")
 
 
-def _browser_fixtures() -> Any:
-    """tests/browser/conftest.py, for its Chromium path, launch arguments and phone size."""
-    path = ROOT / "tests" / "browser" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("browser_conftest", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @contextmanager
 def served_app() -> Iterator[str]:
     """The app on a fresh SQLite file over real HTTP, as the browser tests' `live_server`."""
-    from werkzeug.serving import make_server
-
-    from scorekeeper import create_app
-    from scorekeeper.extensions import db
-
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    with tempfile.TemporaryDirectory() as scratch:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "bench-taps",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(scratch) / 'taps.sqlite'}",
-            },
-            instance_path=str(Path(scratch) / "instance"),
-        )
-        with app.app_context():
-            db.create_all()
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_port}"
-        finally:
-            server.shutdown()
-            thread.join(timeout=5)
-            with app.app_context():
-                db.engine.dispose()
-
-
-class Thumb:
-    """Every tap and key press goes through here and is counted (as in tests/browser)."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.taps = 0
-        self.keys = 0
-
-    def tap(self, target: Any) -> None:
-        target.tap()
-        self.taps += 1
-
-    def press(self, key: str) -> None:
-        self.page.keyboard.press(key)
-        self.keys += 1
-
-    def type(self, text: str) -> None:
-        for char in text:
-            self.press(char)
-
-    @property
-    def total(self) -> int:
-        return self.taps + self.keys
+    with tempfile.TemporaryDirectory() as scratch, serving(Path(scratch), "bench-taps") as url:
+        yield url
 
 
 # Every page notes when its last Enter went down, on the clock all pages share (epoch ms).
@@ -181,15 +124,14 @@ def record_round(page: Any, session_url: str, number: int, via: str) -> Recorded
 
 
 def measure(quick: bool) -> dict[str, Any]:
-    fixtures = _browser_fixtures()
     from playwright.sync_api import sync_playwright
 
     repeats = 3 if quick else 15
     with served_app() as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=fixtures.CHROMIUM, headless=True, args=fixtures.CHROMIUM_ARGS
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
         )
-        context = browser.new_context(viewport=fixtures.PHONE, has_touch=True, is_mobile=True)
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         context.add_init_script(NOTE_ENTER)
         page = context.new_page()
         page.set_default_timeout(15_000)
@@ -217,7 +159,7 @@ def measure(quick: bool) -> dict[str, Any]:
         "add": (old.taps, old.keys),
         "rounds": rounds,
         "repeats": repeats,
-        "chromium": version_of([fixtures.CHROMIUM, "--version"]),
+        "chromium": version_of([CHROMIUM, "--version"]),
     }
 
 

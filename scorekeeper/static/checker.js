@@ -105,22 +105,6 @@
     return b;
   };
   window.ScorekeeperChecker = { root, rulesForm, el, button, keypadFor };
-  const fetched = {};
-  const fetchOnce = (url) => {
-    fetched[url] = fetched[url] || new Promise((resolve, reject) => {
-      const script = url.endsWith(".js");
-      const tag = document.createElement(script ? "script" : "link");
-      Object.assign(tag, script ? { src: url, async: false } : { rel: "stylesheet", href: url });
-      tag.onload = resolve;
-      tag.onerror = () => {
-        tag.remove();
-        delete fetched[url]; // no network (nor service worker): the next tap tries again
-        reject(new Error(url));
-      };
-      document.head.append(tag);
-    });
-    return fetched[url];
-  };
   root.querySelectorAll("[data-keypad]").forEach((field) => {
     const label = root.querySelector(`label[for="${field.id}"]`);
     const toggle = button(t("checker_keypad", "Keypad"), "secondary small keypad-toggle");
@@ -128,7 +112,7 @@
     toggle.setAttribute("aria-label", keypadFor(toggle.dataset.label));
     toggle.setAttribute("aria-expanded", "false");
     toggle.addEventListener("click", () => {
-      Promise.all(root.dataset.keypadFiles.split(" ").map(fetchOnce))
+      window.ScorekeeperFetchFiles(root.dataset.keypadFiles)
         .then(() => window.ScorekeeperCheckerKeypad(field, toggle), () => {}); // typing still works
     });
     field.closest(".row").append(toggle);

@@ -159,26 +159,7 @@
     hint.after(keyboard);
   }
 
-  /* What the page fetches only when first needed (the tile keypad, the sending of rounds kept
-     offline): fingerprinted URLs, space-separated, each fetched once (again after a failure);
-     scripts run in the order named (their words first). */
-  const fetched = {};
-  const fetchOnce = (url) => {
-    fetched[url] = fetched[url] || new Promise((resolve, reject) => {
-      const script = url.endsWith(".js");
-      const tag = document.createElement(script ? "script" : "link");
-      Object.assign(tag, script ? { src: url, async: false } : { rel: "stylesheet", href: url });
-      tag.onload = resolve;
-      tag.onerror = () => {
-        tag.remove();
-        delete fetched[url]; // no network (nor service worker): the next time tries again
-        reject(new Error(url));
-      };
-      document.head.append(tag);
-    });
-    return fetched[url];
-  };
-  round.fetchFiles = (urls) => Promise.all(urls.split(" ").map(fetchOnce));
+  round.fetchFiles = window.ScorekeeperFetchFiles; // static/fetch_files.js, bundled before
 
   /* The tile keypad (data-keypad) opens under a rack at a tap on its "Tiles" button. */
   if (keypad) {

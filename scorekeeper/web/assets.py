@@ -44,11 +44,14 @@ NOT_ASSETS = ("vendor",)
 MESSAGE_KEY = re.compile(r"(?<![\w.$])t\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
 # Scripts that always go together on a page, served as one file: one request, and one gzip
 # stream that compresses them better than three. The bundle's name -> its files, in order: the
-# round form's shared part, the preview of its ending, and the offline keeper.
+# on-demand fetcher, the round form's shared part, the preview of its ending, and the offline
+# keeper.
 BUNDLES = {
-    f"round_form_{ending}.js": ("round.js", f"round_{ending}.js", "offline.js")
+    f"round_form_{ending}.js": ("fetch_files.js", "round.js", f"round_{ending}.js", "offline.js")
     for ending in ("went_out", "pool_empty", "scores")
 }
+# The table checker: what it fetches on demand, then the checker itself.
+BUNDLES["checker_page.js"] = ("fetch_files.js", "checker.js")
 # Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
 # language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
 ON_DEMAND = ("keypad.js", "checker_keypad.js", "offline_send.js")

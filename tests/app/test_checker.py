@@ -95,7 +95,7 @@ def test_page_has_three_checks_the_standard_rules_and_no_inline_script(
         "inline script"
     )
     assert " style=" not in html
-    assert re.search(r'<script src="/static/checker\.[0-9a-f]{10}\.js" defer></script>', html)
+    assert re.search(r'<script src="/static/checker_page\.[0-9a-f]{10}\.js" defer></script>', html)
     assert html.count('action="/tools/check#check-') == 3
     assert 'href="/"' in html  # back to the sessions
 

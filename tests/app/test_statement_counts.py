@@ -37,8 +37,9 @@ URLS = {
     "/sessions/{session}/export.csv": 5,
     "/export.csv": 2,  # every entry, in one statement read in chunks
     "/api/v1/sessions": 3,
-    "/players": 3,  # every seat, then every entry (services/stats.py)
-    "/players/{player}": 4,  # the player's name, then their sessions' seats and entries
+    "/players": 2,  # + one aggregate over the seats' lines (services/stats.py)
+    # + the player's name, their seats, the head-to-head, their best and worst rounds' numbers.
+    "/players/{player}": 5,
 }
 
 # Histories of different sizes: (sessions, rounds in the session looked at).

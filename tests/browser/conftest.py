@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
-
-from scorekeeper import create_app
-from scorekeeper.extensions import db
-
-CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PHONE = {"width": 390, "height": 844}
+from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, serving
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -55,26 +38,8 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
     """The app on a fresh SQLite file, served over real HTTP on a free loopback port."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "browser-test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite'}",
-        },
-        instance_path=str(tmp_path / "instance"),
-    )
-    with app.app_context():
-        db.create_all()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=5)
-        with app.app_context():
-            db.engine.dispose()
+    with serving(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from phone import PHONE
 from playwright.sync_api import Browser, Page, expect
 
 AXE = (
     Path(__file__).resolve().parents[2] / "scorekeeper" / "static" / "vendor" / "axe" / "axe.min.js"
 )
-PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
 BLOCKING = ("serious", "critical")
 PASSPHRASE = "tiles on the table"
 

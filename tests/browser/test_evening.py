@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from phone import Thumb
 from playwright.sync_api import Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -23,32 +24,6 @@ LONG_NAMES = [
     "Wilhelmina Józefa",
 ]
 SESSION_URL = re.compile(r"/sessions/(\d+)$")
-
-
-class Thumb:
-    """The family member's thumb: every tap and every key press goes through here and is counted."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.taps = 0
-        self.keys = 0
-
-    def tap(self, target: Locator) -> None:
-        target.tap()
-        self.taps += 1
-
-    def press(self, key: str) -> None:
-        self.page.keyboard.press(key)
-        self.keys += 1
-
-    def type(self, text: str) -> None:
-        """Type on the keypad, one key per character."""
-        for char in text:
-            self.press(char)
-
-    @property
-    def total(self) -> int:
-        return self.taps + self.keys
 
 
 def start_session(page: Page, live_server: str, players: list[str], tile_sets: int = 1) -> int:

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from phone import PHONE
 from playwright.sync_api import Page, expect
 
-PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 LONG_NAMES = [
     "Anna-Katharina",

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from phone import PHONE
 from playwright.sync_api import Browser, Page, expect
 
-PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
 QUEUE = "scorekeeper.offline-rounds"
 SAVED = "Saved on this phone; it will be sent when the network is back"
 

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from phone import PHONE
 from playwright.sync_api import Browser, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
 REMINDER = "Play the freed joker this turn: it may never end on a rack."
 
 

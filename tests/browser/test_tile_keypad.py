@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from babel.support import Translations
+from phone import PHONE
 from playwright.sync_api import Browser, Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-PHONE = {"width": 390, "height": 844}  # as the page fixture of conftest.py
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
 
 

@@ -1,0 +1,80 @@
+"""What the browser tests and bench/taps.py share: Debian's Chromium as they launch it, the app
+served over real HTTP in a thread, and the thumb that counts every tap and key press."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+@contextmanager
+def serving(folder: Path, secret: str = "browser-test") -> Iterator[str]:
+    """The app on a fresh SQLite file in `folder`, served over real HTTP on a free loopback
+    port; yields its base URL."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": secret,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'browser.sqlite'}",
+        },
+        instance_path=str(folder / "instance"),
+    )
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        with app.app_context():
+            db.engine.dispose()
+
+
+class Thumb:
+    """The family member's thumb: every tap and every key press goes through here and is counted."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.taps = 0
+        self.keys = 0
+
+    def tap(self, target: Any) -> None:
+        target.tap()
+        self.taps += 1
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.keys += 1
+
+    def type(self, text: str) -> None:
+        """Type on the keypad, one key per character."""
+        for char in text:
+            self.press(char)
+
+    @property
+    def total(self) -> int:
+        return self.taps + self.keys
