@@ -7,7 +7,8 @@ inserts (executemany, thousands of rows a statement batch), in one transaction. 
 is what a family's would look like: eight names, three to six of them at each session, most
 rounds ending with someone going out (the others' racks give the winner's score, so every
 round sums to zero), a few with the pool run out (scored by the rules module itself), the
-finished sessions' summaries and finish times filled in, the newest sessions still in play.
+finished sessions' summaries, finish times and seats' lines filled in, the newest sessions
+still in play.
 """
 
 from __future__ import annotations
@@ -179,6 +180,17 @@ def build_session(
                 }
             )
     result = standings(players, table, planned, settings.drop_worst_round)
+    round_winners = [r["winner_seat_id"] for r in batch.rounds]
+    for seat in batch.seats:  # each seat's line of the table, as services.sessions keeps it
+        mine = [scores[seat["name"]] for scores in table]
+        seat.update(
+            total=result.totals[seat["name"]],
+            won=seat["name"] in result.winners,
+            rounds_won=round_winners.count(seat["id"]),
+            score_sum=sum(mine),
+            best_score=max(mine, default=None),
+            worst_score=min(mine, default=None),
+        )
     last = started + timedelta(minutes=6 * rounds_per_session)
     name = rng.choice(NAMED_EVENINGS) if rng.random() < 0.05 else f"{played_on:%A %-d %B}"
     batch.sessions.append(

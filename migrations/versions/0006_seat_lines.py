@@ -1,13 +1,13 @@
-"""seat lines: each seat's total, win, rounds won and round scores, for statistics that read
-no rounds
+"""seat lines: each seat's total, win, rounds won and round scores, for the statistics
 
 Revision ID: 0006
 Revises: 0005
 Create Date: 2026-11-30 09:40:00.000000
 
-The players' pages read each seat's line of its session's table from the seat instead of
-every round of the history. The lines of the sessions already played are worked out here by
-the rules module (the same standings the app derives), a few hundred sessions at a time.
+The players' pages (services/stats.py) read each seat's line of its session's table from the
+seat instead of every round of the history. The lines of the sessions already played are
+worked out here by the rules module (the same standings the app derives), a few hundred
+sessions at a time.
 """
 
 from typing import Any

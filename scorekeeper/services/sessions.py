@@ -505,9 +505,16 @@ def touch(gs: GameSession, change: str = "Session changed") -> None:
     gs.rounds_played = table.rounds_played
     gs.standing = standing_of(table)
     lines = seat_lines(names, table, rows)
-    for seat in gs.seats:  # only the values that changed are written
-        for column, value in lines[seat.id].items():
-            setattr(seat, column, value)
+    changed = [
+        {"id": seat.id, **lines[seat.id]}
+        for seat in gs.seats
+        if any(getattr(seat, column) != value for column, value in lines[seat.id].items())
+    ]
+    if changed:  # the seats whose line changed, in one batch of updates
+        db.session.execute(sa.update(Seat), changed)
+        for seat in gs.seats:
+            for column, value in lines[seat.id].items():
+                so.attributes.set_committed_value(seat, column, value)
     if table.complete:
         gs.finished_at = gs.finished_at or datetime.now()
     else:

@@ -1,11 +1,12 @@
 """History and players: who played, who won, best and worst rounds, streaks, head-to-head.
 
 Every figure comes from the seats' lines (Seat.total, won, rounds_won, score_sum, best_score,
-worst_score), which every write keeps true to the session's table (services.sessions.touch),
-so neither page reads a round, whatever the size of the history: the list of players is one
-aggregate over the seats of the period; a player's page reads their name, their seats, the
-head-to-head over the finished sessions they played (an aggregate), and the round numbers of
-their best and worst rounds (two lookups along an index).
+worst_score), which every write keeps true to its session's table (services.sessions.touch),
+so neither page reads the rounds of the history, however long it is: the list of players is
+one aggregate over the seats of the period; a player's page reads their name, then, from
+their seats at the period's sessions, their figures and streak (an aggregate), one page of
+their sessions, the head-to-head (an aggregate over the seats beside theirs) and where their
+best and worst rounds were (two lookups along the entries' index by seat).
 """
 
 from __future__ import annotations
@@ -159,7 +160,8 @@ class PlayerStats:
 
 
 def current_streak(won_latest_first: Sequence[bool]) -> Streak | None:
-    """How many of the latest finished sessions in a row were all won (or all not won)."""
+    """How many of the latest finished sessions in a row were all won (or all not won): the
+    rule that _figures works out in SQL, written out (the tests hold the two to it)."""
     if not won_latest_first:
         return None
     first = won_latest_first[0]
@@ -174,34 +176,40 @@ def current_streak(won_latest_first: Sequence[bool]) -> Streak | None:
 # -- Reading the database ---------------------------------------------------------------------
 
 
-def _in_period(period: Period) -> list[sa.ColumnElement[bool]]:
-    conditions: list[sa.ColumnElement[bool]] = []
+def _seated_in(period: Period) -> list[sa.ColumnElement[bool]]:
+    """The condition on a seat that its session is of the period (none for the whole
+    history). As a list of the period's session ids, so that SQLite walks the sessions of
+    the period along their date's index, not every seat."""
+    dates: list[sa.ColumnElement[bool]] = []
     if period.start is not None:
-        conditions.append(GameSession.played_on >= period.start)
+        dates.append(GameSession.played_on >= period.start)
     if period.end is not None:
-        conditions.append(GameSession.played_on <= period.end)
-    return conditions
+        dates.append(GameSession.played_on <= period.end)
+    if not dates:
+        return []
+    return [Seat.session_id.in_(sa.select(GameSession.id).where(*dates))]
 
 
 def list_players(period: Period | None = None) -> list[PlayerLine]:
     """Everyone who played in the period, with sessions played and won and rounds won, by
-    name: one aggregate over the seats of the period's sessions."""
-    conditions = _in_period(period or Period())
-    query = (
+    name: one statement, an aggregate over the seats of the period's sessions (named after)."""
+    counted = (
         sa.select(
             Seat.player_id,
-            Player.name,
-            sa.func.count(Seat.id),
-            sa.func.sum(sa.case((Seat.won, 1), else_=0)),
-            sa.func.sum(Seat.rounds_won),
+            sa.func.count(Seat.id).label("played"),
+            _count(Seat.won).label("won"),
+            sa.func.sum(Seat.rounds_won).label("rounds_won"),
         )
-        .select_from(Seat)
-        .join(Player, Seat.player_id == Player.id)
-        .group_by(Seat.player_id, Player.name)
+        .where(*_seated_in(period or Period()))
+        .group_by(Seat.player_id)
+        .subquery()
     )
-    if conditions:
-        query = query.join(GameSession, Seat.session_id == GameSession.id).where(*conditions)
-    lines = [PlayerLine(*row) for row in db.session.execute(query)]
+    rows = db.session.execute(
+        sa.select(Player.id, Player.name, counted.c.played, counted.c.won, counted.c.rounds_won)
+        .select_from(counted)
+        .join(Player, counted.c.player_id == Player.id)
+    )
+    lines = [PlayerLine(*row) for row in rows]
     return sorted(lines, key=lambda line: (line.name.casefold(), line.id))
 
 
@@ -216,129 +224,223 @@ def player_name(player_id: int) -> str:
 
 
 def get_player_stats(player_id: int, period: Period | None = None, page: int = 1) -> PlayerStats:
-    """One player's page, with page `page` of their sessions (four statements), or NotFound
-    for an id that names no player."""
+    """One player's page, with page `page` of their sessions, the newest first (five
+    statements, whatever the size of the history), or NotFound for an id that names no
+    player."""
     name = player_name(player_id)
-    conditions = _in_period(period or Period())
-    page = max(page, 1)
-    mine = _seats_of(player_id, conditions)  # the newest first
-    finished = [seat for seat in mine if seat.finished]
-    rounds_played = sum(seat.rounds_played for seat in mine)
-    best, worst = _marks(mine)
-    shown = mine[(page - 1) * HISTORY_PAGE_SIZE : page * HISTORY_PAGE_SIZE]
+    mine = _seats_of(player_id, period or Period())
+    figures = _figures(mine)
+    page = min(max(page, 1), MAX_ID)
+    shown = _history_page(mine, page)
+    best, worst = _marks(mine, figures.best, figures.worst)
     return PlayerStats(
         id=player_id,
         name=name,
-        sessions_played=len(mine),
-        sessions_finished=len(finished),
-        sessions_won=sum(seat.won for seat in finished),
-        rounds_played=rounds_played,
-        rounds_won=sum(seat.rounds_won for seat in mine),
-        average_score=sum(s.score_sum for s in mine) / rounds_played if rounds_played else None,
+        sessions_played=figures.played,
+        sessions_finished=figures.finished,
+        sessions_won=figures.won,
+        rounds_played=figures.rounds,
+        rounds_won=figures.rounds_won,
+        average_score=figures.score_sum / figures.rounds if figures.rounds else None,
         best=best,
         worst=worst,
-        streak=current_streak([seat.won for seat in finished]),
-        head_to_head=_head_to_head(player_id, conditions),
-        history=tuple(_result(seat) for seat in shown),
+        streak=Streak(bool(figures.latest), figures.streak) if figures.finished else None,
+        head_to_head=_head_to_head(mine),
+        history=tuple(_result(row) for row in shown[:HISTORY_PAGE_SIZE]),
         page=page,
-        has_older=len(mine) > page * HISTORY_PAGE_SIZE,
+        has_older=len(shown) > HISTORY_PAGE_SIZE,
     )
 
 
-def _seats_of(player_id: int, conditions: list[sa.ColumnElement[bool]]) -> list[Any]:
-    """The player's seats at the period's sessions, with their sessions, the newest first;
-    for a session they won, how many won it (more than one: a shared win)."""
+def _seats_of(player_id: int, period: Period) -> sa.Select[Any]:
+    """The player's seats at the sessions of the period, with what the page needs of the
+    sessions: each statement below reads it as a subquery (or two), which the databases
+    plan each on its own, along the seats' index by player."""
+    return (
+        sa.select(
+            Seat.id.label("seat_id"),
+            Seat.total,
+            Seat.won,
+            Seat.rounds_won,
+            Seat.score_sum,
+            Seat.best_score,
+            Seat.worst_score,
+            GameSession.id.label("session_id"),
+            GameSession.name.label("session_name"),
+            GameSession.played_on,
+            GameSession.rounds_planned,
+            GameSession.rounds_played,
+            GameSession.finished_at,
+        )
+        .select_from(Seat)
+        .join(GameSession, Seat.session_id == GameSession.id)
+        .where(Seat.player_id == player_id, *_seated_in(period))
+    )
+
+
+@dataclass(frozen=True)
+class _Figures:
+    """The sums over a player's seats, and their current streak."""
+
+    played: int
+    finished: int
+    won: int
+    rounds: int
+    rounds_won: int
+    score_sum: int
+    best: int | None
+    worst: int | None
+    latest: bool | None  # did they win the latest finished session
+    streak: int  # how many of the latest finished sessions went the same way
+
+
+def _figures(seats: sa.Select[Any]) -> _Figures:
+    """One statement: the sums, and the streak from the finished sessions numbered from the
+    latest (the first one that went the other way ends it)."""
+    mine = seats.subquery("mine")
+    done = mine.c.finished_at.is_not(None)
+    ended = seats.subquery("ended")
+    finished = (
+        sa.select(
+            ended.c.won,
+            sa.func.row_number()
+            .over(order_by=(ended.c.played_on.desc(), ended.c.session_id.desc()))
+            .label("n"),
+        )
+        .where(ended.c.finished_at.is_not(None))
+        .cte("finished")
+    )
+    latest = sa.select(finished.c.won).where(finished.c.n == 1).scalar_subquery()
+    turn = sa.select(sa.func.min(finished.c.n)).where(finished.c.won != latest).scalar_subquery()
+    row = db.session.execute(
+        sa.select(
+            sa.func.count(),
+            _count(done),
+            _count(sa.and_(done, mine.c.won)),
+            sa.func.sum(mine.c.rounds_played),
+            sa.func.sum(mine.c.rounds_won),
+            sa.func.sum(mine.c.score_sum),
+            sa.func.max(mine.c.best_score),
+            sa.func.min(mine.c.worst_score),
+            latest,
+            turn,
+        ).select_from(mine)
+    ).one()
+    played, finished_count, won, rounds, rounds_won, score_sum, best, worst, first, turned = row
+    return _Figures(
+        played,
+        finished_count or 0,
+        won or 0,
+        rounds or 0,
+        rounds_won or 0,
+        score_sum or 0,
+        best,
+        worst,
+        None if first is None else bool(first),
+        turned - 1 if turned else finished_count or 0,
+    )
+
+
+def _count(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+    """How many rows meet the condition (portable: no FILTER clause)."""
+    return sa.func.sum(sa.case((condition, 1), else_=0))
+
+
+def _history_page(seats: sa.Select[Any], page: int) -> list[Any]:
+    """The sessions of one page of the player's history (and one more, if older ones are
+    left), the newest first; for a session they won, how many won it (two or more: shared)."""
+    mine = seats.subquery("mine")
     other = so.aliased(Seat)
     winners = (
         sa.select(sa.func.count())
-        .where(other.session_id == Seat.session_id, other.won)
+        .where(other.session_id == mine.c.session_id, other.won)
         .scalar_subquery()
     )
     return list(
         db.session.execute(
-            sa.select(
-                GameSession.id.label("session_id"),
-                GameSession.name.label("session_name"),
-                GameSession.played_on,
-                GameSession.rounds_planned,
-                GameSession.rounds_played,
-                GameSession.finished_at.is_not(None).label("finished"),
-                Seat.id.label("seat_id"),
-                Seat.total,
-                Seat.won,
-                Seat.rounds_won,
-                Seat.score_sum,
-                Seat.best_score,
-                Seat.worst_score,
-                sa.case((Seat.won, winners), else_=0).label("winners"),
-            )
-            .select_from(Seat)
-            .join(GameSession, Seat.session_id == GameSession.id)
-            .where(Seat.player_id == player_id, *conditions)
-            .order_by(GameSession.played_on.desc(), GameSession.id.desc())
+            sa.select(mine, sa.case((mine.c.won, winners), else_=0).label("winners"))
+            .order_by(mine.c.played_on.desc(), mine.c.session_id.desc())
+            .limit(HISTORY_PAGE_SIZE + 1)
+            .offset((page - 1) * HISTORY_PAGE_SIZE)
         )
     )
 
 
-def _marks(mine: Sequence[Any]) -> tuple[RoundMark | None, RoundMark | None]:
-    """The best and the worst round of the seats (the newest first); of equal rounds, the
-    earliest played: the earliest session's, and in it the lowest round number (read in one
-    statement along the entries' index by seat)."""
-    scored = [seat for seat in reversed(mine) if seat.best_score is not None]
-    if not scored:
+def _marks(
+    seats: sa.Select[Any], best: int | None, worst: int | None
+) -> tuple[RoundMark | None, RoundMark | None]:
+    """The best and the worst round (scores `best` and `worst`): of equal rounds, the
+    earliest played, the earliest session's (by day, then id) and in it the first. One
+    statement, the second along the entries' index by seat; none before the first round."""
+    if best is None or worst is None:
         return None, None
-    best = max(scored, key=lambda seat: seat.best_score)  # the first of equals: the earliest
-    worst = min(scored, key=lambda seat: seat.worst_score)
-    numbers = db.session.execute(
-        sa.select(
-            _first_round(best.seat_id, best.best_score),
-            _first_round(worst.seat_id, worst.worst_score),
+
+    def first(kind: str, column: str, score: int) -> sa.Subquery:
+        mine = seats.subquery()
+        number = (
+            sa.select(sa.func.min(Round.number))
+            .select_from(Entry)
+            .join(Round, Entry.round_id == Round.id)
+            .where(Entry.seat_id == mine.c.seat_id, Entry.score == score)
+            .scalar_subquery()
         )
-    ).one()
-    return (
-        RoundMark(best.best_score, best.session_id, best.session_name, best.played_on, numbers[0]),
-        RoundMark(
-            worst.worst_score, worst.session_id, worst.session_name, worst.played_on, numbers[1]
-        ),
-    )
+        return (
+            sa.select(
+                sa.literal(kind).label("kind"),
+                mine.c.session_id,
+                mine.c.session_name,
+                mine.c.played_on,
+                number.label("number"),
+            )
+            .where(mine.c[column] == score)
+            .order_by(mine.c.played_on, mine.c.session_id)
+            .limit(1)
+            .subquery()
+        )
+
+    found = {
+        row.kind: row
+        for row in db.session.execute(
+            sa.union_all(
+                sa.select(first("best", "best_score", best)),
+                sa.select(first("worst", "worst_score", worst)),
+            )
+        )
+    }
+
+    def mark(kind: str, score: int) -> RoundMark:
+        row = found[kind]
+        return RoundMark(score, row.session_id, row.session_name, row.played_on, row.number)
+
+    return mark("best", best), mark("worst", worst)
 
 
-def _first_round(seat_id: int, score: int) -> sa.ScalarSelect[Any]:
-    """The number of the seat's first round with that score."""
-    return (
-        sa.select(sa.func.min(Round.number))
-        .select_from(Entry)
-        .join(Round, Entry.round_id == Round.id)
-        .where(Entry.seat_id == seat_id, Entry.score == score)
-        .scalar_subquery()
-    )
-
-
-def _head_to_head(
-    player_id: int, conditions: list[sa.ColumnElement[bool]]
-) -> tuple[HeadToHead, ...]:
+def _head_to_head(seats: sa.Select[Any]) -> tuple[HeadToHead, ...]:
     """Against everyone met in a finished session of the period: how often the player
-    finished ahead, behind or level (one aggregate over the seats at those sessions)."""
-    me, other = so.aliased(Seat), so.aliased(Seat)
-
-    def count(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
-        return sa.func.sum(sa.case((condition, 1), else_=0))
-
-    rows = db.session.execute(
+    finished ahead, behind or level (an aggregate over the seats at those sessions, named
+    after)."""
+    mine = seats.subquery("mine")
+    other = so.aliased(Seat)
+    tally = (
         sa.select(
             other.player_id,
-            Player.name,
-            sa.func.count(other.id),
-            count(me.total > other.total),
-            count(me.total < other.total),
-            count(me.total == other.total),
+            sa.func.count(other.id).label("sessions"),
+            _count(mine.c.total > other.total).label("ahead"),
+            _count(mine.c.total < other.total).label("behind"),
+            _count(mine.c.total == other.total).label("level"),
         )
-        .select_from(me)
-        .join(other, sa.and_(other.session_id == me.session_id, other.id != me.id))
-        .join(GameSession, me.session_id == GameSession.id)
-        .join(Player, other.player_id == Player.id)
-        .where(me.player_id == player_id, GameSession.finished_at.is_not(None), *conditions)
-        .group_by(other.player_id, Player.name)
+        .select_from(mine)
+        .join(other, sa.and_(other.session_id == mine.c.session_id, other.id != mine.c.seat_id))
+        .where(mine.c.finished_at.is_not(None))
+        .group_by(other.player_id)
+        .subquery()
+    )
+    rows = db.session.execute(
+        sa.select(
+            Player.id, Player.name, tally.c.sessions, tally.c.ahead, tally.c.behind, tally.c.level
+        )
+        .select_from(tally)
+        .join(Player, tally.c.player_id == Player.id)
     )
     found = [HeadToHead(*row) for row in rows]
     return tuple(
@@ -354,7 +456,7 @@ def _result(seat: Any) -> SessionResult:
         total=seat.total,
         rounds_played=seat.rounds_played,
         rounds_planned=seat.rounds_planned,
-        complete=bool(seat.finished),
+        complete=seat.finished_at is not None,
         won=bool(seat.won),
         shared=bool(seat.won) and seat.winners > 1,
     )

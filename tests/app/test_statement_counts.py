@@ -38,8 +38,9 @@ URLS = {
     "/export.csv": 2,  # every entry, in one statement read in chunks
     "/api/v1/sessions": 3,
     "/players": 2,  # + one aggregate over the seats' lines (services/stats.py)
-    # + the player's name, their seats, the head-to-head, their best and worst rounds' numbers.
-    "/players/{player}": 5,
+    # + the player's name, their figures and streak, a page of their sessions, the
+    # head-to-head, and where their best and worst rounds were (services/stats.py).
+    "/players/{player}": 6,
 }
 
 # Histories of different sizes: (sessions, rounds in the session looked at).
