@@ -133,9 +133,14 @@ def js_messages() -> dict[str, str]:
 def _vary_by_language(response: Response) -> Response:
     """A page is in the phone's language: caches must key it by the header and the cookie."""
     if response.mimetype == "text/html":
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+        # One write of the header (response.vary parses and rewrites it on every add); Flask
+        # adds Cookie itself when the session was read, without repeating it.
+        vary = response.headers.get("Vary")
+        response.headers["Vary"] = f"{vary}, {LANGUAGE_VARY}" if vary else LANGUAGE_VARY
     return response
+
+
+LANGUAGE_VARY = "Accept-Language, Cookie"
 
 
 def _cookie_name() -> str:

@@ -13,6 +13,7 @@ and a page with a flash message or an Undo is rendered afresh.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
@@ -82,10 +83,34 @@ def kept_page(key: Hashable, render: Callable[[], tuple[Hashable, str]]) -> str:
     store = kept()
     found = None if personal() else store.get(key)
     if isinstance(found, str):
-        return found.replace(CSRF_MARK, generate_csrf()) if CSRF_MARK in found else found
+        return found.replace(CSRF_MARK, phone_token()) if CSRF_MARK in found else found
     shareable = not personal()  # asked first: drawing the page takes its flash messages
     own_key, page = render()
     token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
     if shareable:
         store.put(own_key, page.replace(token, CSRF_MARK) if token else page)
     return page
+
+
+# How long a worker reuses a phone's signed CSRF token. Signing it (an HMAC over a timestamp)
+# is the dearest part of answering with a kept page; the app's tokens carry no time limit
+# (WTF_CSRF_TIME_LIMIT is None), so one signed a minute ago is as good as a new one.
+TOKEN_REUSE_S = 60.0
+SIGNED = "scorekeeper.signed_tokens"
+
+
+def phone_token() -> str:
+    """This phone's CSRF token (Flask-WTF's), signed at most a minute ago by this worker."""
+    field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    signed: dict[str, tuple[float, str]] = current_app.extensions.setdefault(SIGNED, {})
+    raw = session.get(field)
+    now = time.monotonic()
+    found = signed.get(raw) if isinstance(raw, str) else None
+    if found is not None and now - found[0] < TOKEN_REUSE_S:
+        setattr(g, field, found[1])  # where generate_csrf looks first, for the rest of the request
+        return found[1]
+    token = generate_csrf()
+    if len(signed) >= KEPT * 16:  # phones come and go: start again rather than grow
+        signed.clear()
+    signed[session[field]] = (now, token)
+    return token

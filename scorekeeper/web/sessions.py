@@ -20,7 +20,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_date, format_number, get_locale, gettext
+from flask_babel import format_date, format_number, gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
@@ -43,6 +43,7 @@ from scorekeeper.services.chart import WIDTH, chart_height, running_chart
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionSummary, SessionView
 from scorekeeper.web.api import session_etag
+from scorekeeper.web.i18n import select_locale
 from scorekeeper.web.messages import translate
 from scorekeeper.web.rendered import kept_page
 
@@ -223,7 +224,7 @@ def _page_key(kind: str, stamp: sessions.Stamp) -> Hashable:
     """What a kept page depends on: the session's stamp, the language, the sign-in state."""
     gate = g.get("gate")
     signed = (gate.locked, gate.signed_in) if gate is not None else None
-    return (kind, stamp, str(get_locale()), signed)
+    return (kind, stamp, select_locale(), signed)
 
 
 def _session_page(view: SessionView) -> str:
