@@ -169,3 +169,14 @@ def test_a_passphrase_set_through_another_worker_locks_kept_pages_at_once(
     assert client.get(f"/api/v1/sessions/{sid}").status_code == 401
     bearer = {"Authorization": "Bearer tiles on the table"}
     assert client.get(f"/api/v1/sessions/{sid}", headers=bearer).status_code == 200
+
+
+def test_a_phone_gets_the_same_signed_token_within_a_minute(worker_b: Flask) -> None:
+    phone = worker_b.test_client()
+    sid = phone.post("/api/v1/sessions", json={"players": PLAYERS}).get_json()["id"]
+    first = tokens(phone.get(f"/sessions/{sid}").get_data(as_text=True))
+    again = tokens(phone.get(f"/sessions/{sid}").get_data(as_text=True))  # a kept page
+    assert first == again and len(first) == 1
+    (token,) = again
+    saved = phone.post(f"/sessions/{sid}/extend", data={"csrf_token": token})
+    assert saved.status_code == 302
