@@ -69,6 +69,22 @@ def app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
 
 
 @pytest.fixture
+def migrated_app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
+    """The app on a database whose schema `flask db upgrade` made (the real migrations), for
+    tests that take migrations up and down with data in the tables."""
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url},
+        instance_path=str(tmp_path / "instance"),
+    )
+    upgrade = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert upgrade.exit_code == 0, upgrade.output
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
 def client(app: Flask) -> FlaskClient:
     """A test client for the app."""
     return app.test_client()

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from alembic.script import ScriptDirectory
+from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.extensions import MIGRATIONS_DIR, db
@@ -32,38 +33,30 @@ def test_upgrade_reaches_head_and_matches_models(database_url: str, tmp_path: Pa
         db.engine.dispose()
 
 
-def test_each_downgrade_step_keeps_every_round(database_url: str, tmp_path: Path) -> None:
+def test_each_downgrade_step_keeps_every_round(migrated_app: Flask) -> None:
     """Taking a release back must not take the scores with it: on SQLite a downgrade that
     copies the `sessions` table (Alembic's batch mode) would cascade-delete every seat and
     round, so each step down to the first schema with rounds is checked with rounds stored."""
     from scorekeeper.services import rounds, sessions
 
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url},
-        instance_path=str(tmp_path / "instance"),
-    )
+    app = migrated_app
     runner = app.test_cli_runner()
-    try:
-        assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
+    with app.app_context():
+        view = sessions.create_session(["Ann", "Bo"], "Kept", 3)
+        body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 12}}
+        rounds.add_round(view.id, body)
+        rounds.add_round(view.id, {**body, "winner": "Bo", "racks": {"Ann": 7}})
+        db.session.remove()
+    script = ScriptDirectory(str(MIGRATIONS_DIR))
+    steps = [rev.down_revision for rev in script.walk_revisions() if rev.down_revision]
+    for target in steps:
+        if target == "0001":  # 0002 made the tables: taking it back drops them
+            break
+        done = runner.invoke(args=["db", "downgrade", str(target)])
+        assert done.exit_code == 0, done.output
         with app.app_context():
-            view = sessions.create_session(["Ann", "Bo"], "Kept", 3)
-            body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 12}}
-            rounds.add_round(view.id, body)
-            rounds.add_round(view.id, {**body, "winner": "Bo", "racks": {"Ann": 7}})
+            counts = db.session.execute(
+                sa.text("SELECT (SELECT count(*) FROM rounds), (SELECT count(*) FROM seats)")
+            ).one()
             db.session.remove()
-        script = ScriptDirectory(str(MIGRATIONS_DIR))
-        steps = [rev.down_revision for rev in script.walk_revisions() if rev.down_revision]
-        for target in steps:
-            if target == "0001":  # 0002 made the tables: taking it back drops them
-                break
-            done = runner.invoke(args=["db", "downgrade", str(target)])
-            assert done.exit_code == 0, done.output
-            with app.app_context():
-                counts = db.session.execute(
-                    sa.text("SELECT (SELECT count(*) FROM rounds), (SELECT count(*) FROM seats)")
-                ).one()
-                db.session.remove()
-            assert tuple(counts) == (2, 2), target
-    finally:
-        with app.app_context():
-            db.engine.dispose()
+        assert tuple(counts) == (2, 2), target

@@ -4,13 +4,11 @@ of write, a backup import and migration 0006; the players' statistics read nothi
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Seat
 from scorekeeper.services import backup, rounds, sessions
@@ -143,53 +141,41 @@ def test_a_backup_from_before_the_seat_lines_imports_with_them(app: Flask) -> No
         assert_lines_true()
 
 
-def test_migration_0006_works_out_the_seat_lines_of_sessions_played(
-    database_url: str, tmp_path: Path
-) -> None:
+def test_migration_0006_works_out_the_seat_lines_of_sessions_played(migrated_app: Flask) -> None:
     """Seats of sessions played before migration 0006 get their lines from the rounds (and
     its downgrade keeps every seat and round)."""
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url},
-        instance_path=str(tmp_path / "instance"),
-    )
+    app = migrated_app
     runner = app.test_cli_runner()
-    try:
-        assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
-        with app.app_context():
-            first = sessions.create_session(["Ann", "Bo", "Cy"], "First", 2)
-            rounds.add_round(first.id, went_out("Bo", Ann=5, Cy=6))
-            rounds.add_round(
-                first.id, {"ending": "scores", "scores": {"Ann": -3, "Bo": -4, "Cy": 7}}
-            )
-            dropping = sessions.create_session(["Di", "Eve"], "Drop", 2, {"drop_worst_round": True})
-            rounds.add_round(dropping.id, went_out("Di", Eve=40))
-            rounds.add_round(dropping.id, went_out("Eve", Di=10))
-            level = sessions.create_session(["Finn", "Gus"], "Level", 2)
-            rounds.add_round(level.id, went_out("Finn", Gus=5))
-            rounds.add_round(level.id, went_out("Gus", Finn=5))  # 0 all: a shared win
-            sessions.create_session(["Hal", "Ida"], "Not started", 1)
-            expected = stored_lines()
-            db.session.remove()
-        down = runner.invoke(args=["db", "downgrade", "0005"])
-        assert down.exit_code == 0, down.output
-        with app.app_context():
-            counts = db.session.execute(
-                sa.text("SELECT (SELECT count(*) FROM rounds), (SELECT count(*) FROM seats)")
-            ).one()
-            db.session.remove()
-        assert tuple(counts) == (6, 9)
-        up = runner.invoke(args=["db", "upgrade"])
-        assert up.exit_code == 0, up.output
-        with app.app_context():
-            assert stored_lines() == expected
-            # Di: +40 then -10, the worst round dropped: 40; Eve: -40 dropped, 10: Di wins.
-            assert expected[(dropping.id, "Di")]["total"] == 40
-            assert expected[(dropping.id, "Di")]["won"]
-            assert expected[(dropping.id, "Eve")]["total"] == 10
-            assert expected[(first.id, "Cy")]["rounds_won"] == 1  # on paper: the plus score
-            assert expected[(level.id, "Finn")]["won"] and expected[(level.id, "Gus")]["won"]
-            assert_lines_true()
-            db.session.remove()
-    finally:
-        with app.app_context():
-            db.engine.dispose()
+    with app.app_context():
+        first = sessions.create_session(["Ann", "Bo", "Cy"], "First", 2)
+        rounds.add_round(first.id, went_out("Bo", Ann=5, Cy=6))
+        rounds.add_round(first.id, {"ending": "scores", "scores": {"Ann": -3, "Bo": -4, "Cy": 7}})
+        dropping = sessions.create_session(["Di", "Eve"], "Drop", 2, {"drop_worst_round": True})
+        rounds.add_round(dropping.id, went_out("Di", Eve=40))
+        rounds.add_round(dropping.id, went_out("Eve", Di=10))
+        level = sessions.create_session(["Finn", "Gus"], "Level", 2)
+        rounds.add_round(level.id, went_out("Finn", Gus=5))
+        rounds.add_round(level.id, went_out("Gus", Finn=5))  # 0 all: a shared win
+        sessions.create_session(["Hal", "Ida"], "Not started", 1)
+        expected = stored_lines()
+        db.session.remove()
+    down = runner.invoke(args=["db", "downgrade", "0005"])
+    assert down.exit_code == 0, down.output
+    with app.app_context():
+        counts = db.session.execute(
+            sa.text("SELECT (SELECT count(*) FROM rounds), (SELECT count(*) FROM seats)")
+        ).one()
+        db.session.remove()
+    assert tuple(counts) == (6, 9)
+    up = runner.invoke(args=["db", "upgrade"])
+    assert up.exit_code == 0, up.output
+    with app.app_context():
+        assert stored_lines() == expected
+        # Di: +40 then -10, the worst round dropped: 40; Eve: -40 dropped, 10: Di wins.
+        assert expected[(dropping.id, "Di")]["total"] == 40
+        assert expected[(dropping.id, "Di")]["won"]
+        assert expected[(dropping.id, "Eve")]["total"] == 10
+        assert expected[(first.id, "Cy")]["rounds_won"] == 1  # on paper: the plus score
+        assert expected[(level.id, "Finn")]["won"] and expected[(level.id, "Gus")]["won"]
+        assert_lines_true()
+        db.session.remove()

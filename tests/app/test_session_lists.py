@@ -14,7 +14,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.services import backup, rounds, sessions
 
@@ -138,43 +137,33 @@ def test_flask_import_json_fills_the_summaries(
         assert expected[0].winners == ("Bo",) and expected[0].complete
 
 
-def test_migration_0005_works_out_the_summaries_of_sessions_played(
-    database_url: str, tmp_path: Path
-) -> None:
+def test_migration_0005_works_out_the_summaries_of_sessions_played(migrated_app: Flask) -> None:
     """Sessions played before migration 0005 get their summaries from their rounds (and its
     downgrade keeps every round: on SQLite a table copy would cascade-delete them)."""
-    app = create_app(
-        {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": database_url},
-        instance_path=str(tmp_path / "instance"),
-    )
+    app = migrated_app
     runner = app.test_cli_runner()
-    try:
-        assert runner.invoke(args=["db", "upgrade"]).exit_code == 0
-        with app.app_context():
-            first = sessions.create_session(["Ann", "Bo", "Cy"], "First", 2)
-            rounds.add_round(first.id, went_out("Bo", Ann=5, Cy=6))
-            rounds.add_round(first.id, went_out("Cy", Ann=1, Bo=2))
-            dropping = sessions.create_session(["Di", "Eve"], "Drop", 3, {"drop_worst_round": True})
-            rounds.add_round(dropping.id, went_out("Di", Eve=40))
-            rounds.add_round(dropping.id, went_out("Eve", Di=10))
-            sessions.create_session(["Finn", "Gus"], "Not started", 1)
-            expected = sessions.list_sessions()
-            db.session.remove()
-        down = runner.invoke(args=["db", "downgrade", "0004"])
-        assert down.exit_code == 0, down.output
-        up = runner.invoke(args=["db", "upgrade"])
-        assert up.exit_code == 0, up.output
-        with app.app_context():
-            assert sessions.list_sessions() == expected
-            standing = [(s.leaders, s.leading_total, s.winners) for s in expected]
-            # Di: +40 then -10, whose worst round is dropped: 40 (30 without the drop).
-            assert standing == [((), None, ()), (("Di",), 40, ()), (("Bo",), 9, ("Bo",))]
-            assert sessions.get_session(first.id).rounds_played == 2
-            assert_summaries_true()
-            db.session.remove()
-    finally:
-        with app.app_context():
-            db.engine.dispose()
+    with app.app_context():
+        first = sessions.create_session(["Ann", "Bo", "Cy"], "First", 2)
+        rounds.add_round(first.id, went_out("Bo", Ann=5, Cy=6))
+        rounds.add_round(first.id, went_out("Cy", Ann=1, Bo=2))
+        dropping = sessions.create_session(["Di", "Eve"], "Drop", 3, {"drop_worst_round": True})
+        rounds.add_round(dropping.id, went_out("Di", Eve=40))
+        rounds.add_round(dropping.id, went_out("Eve", Di=10))
+        sessions.create_session(["Finn", "Gus"], "Not started", 1)
+        expected = sessions.list_sessions()
+        db.session.remove()
+    down = runner.invoke(args=["db", "downgrade", "0004"])
+    assert down.exit_code == 0, down.output
+    up = runner.invoke(args=["db", "upgrade"])
+    assert up.exit_code == 0, up.output
+    with app.app_context():
+        assert sessions.list_sessions() == expected
+        standing = [(s.leaders, s.leading_total, s.winners) for s in expected]
+        # Di: +40 then -10, whose worst round is dropped: 40 (30 without the drop).
+        assert standing == [((), None, ()), (("Di",), 40, ()), (("Bo",), 9, ("Bo",))]
+        assert sessions.get_session(first.id).rounds_played == 2
+        assert_summaries_true()
+        db.session.remove()
 
 
 def _history(app: Flask, count: int, finished: set[int]) -> None:
