@@ -9,7 +9,6 @@ critical violation; the message of a failure names each rule, its help and the e
 
 from __future__ import annotations
 
-import json
 import re
 import urllib.error
 import urllib.request
@@ -18,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE
+from phone import PHONE, api
 from playwright.sync_api import Browser, Page, expect
 
 AXE = (
@@ -26,17 +25,6 @@ AXE = (
 )
 BLOCKING = ("serious", "critical")
 PASSPHRASE = "tiles on the table"
-
-
-def api(live_server: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    request = urllib.request.Request(
-        live_server + "/api/v1" + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 def exists(url: str) -> bool:

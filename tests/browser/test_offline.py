@@ -7,30 +7,16 @@ or queue can never make a round look stored when it is not.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from phone import PHONE
+from phone import PHONE, api
 from playwright.sync_api import Browser, Page, expect
 
 QUEUE = "scorekeeper.offline-rounds"
 SAVED = "Saved on this phone; it will be sent when the network is back"
-
-
-def api(live_server: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    """Call the JSON API as another client would (no cookies, no CSRF: the API is exempt)."""
-    request = urllib.request.Request(
-        live_server + "/api/v1" + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 def new_session(live_server: str) -> int:
