@@ -85,6 +85,7 @@ def kept_page(key: Hashable, render: Callable[[], tuple[Hashable, str]]) -> str:
     if isinstance(found, str):
         return found.replace(CSRF_MARK, phone_token()) if CSRF_MARK in found else found
     shareable = not personal()  # asked first: drawing the page takes its flash messages
+    phone_token()  # the token the page is drawn with: the one the kept page will be given
     own_key, page = render()
     token = g.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
     if shareable:
