@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import click
 from flask import Flask
+from flask_migrate import upgrade
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
@@ -19,11 +23,13 @@ def register_commands(app: Flask) -> None:
     @app.cli.command("backup")
     @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
     def backup_command(path: Path) -> None:
-        """Copy the database to PATH (SQLite), or print the pg_dump command (PostgreSQL)."""
+        """Copy the database to PATH (SQLite, or pg_dump's file for PostgreSQL)."""
         source = backup.sqlite_path()
         if source is None:
             dump, _ = backup.postgres_commands(str(path))
-            click.echo("This database is PostgreSQL: back it up with\n  " + dump)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _run_postgres_tool(dump)
+            click.echo(f"Backed up the PostgreSQL database to {path}.")
             return
         _guard(lambda: backup.backup_sqlite(source, path))
         click.echo(f"Backed up {source} to {path} (integrity check ok).")
@@ -32,17 +38,24 @@ def register_commands(app: Flask) -> None:
     @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
     @click.option("--yes", is_flag=True, help="Replace the current scores without asking.")
     def restore_command(path: Path, yes: bool) -> None:
-        """Replace the database with the backup at PATH (SQLite), or print pg_restore."""
+        """Replace the database with the backup at PATH (SQLite file, or pg_dump's file)."""
         target = backup.sqlite_path()
+        if not yes:
+            where = target or "the PostgreSQL database"
+            click.confirm(f"Replace every score in {where} with {path}?", abort=True)
+        db.session.remove()
+        db.engine.dispose()
         if target is None:
             _, restore = backup.postgres_commands(str(path))
-            click.echo("This database is PostgreSQL: restore it with\n  " + restore)
-            return
-        if not yes:
-            click.confirm(f"Replace every score in {target} with {path}?", abort=True)
-        db.engine.dispose()
-        _guard(lambda: backup.restore_sqlite(path, target))
-        click.echo(f"Restored {target} from {path}.")
+            _run_postgres_tool(restore)
+        else:
+            _guard(lambda: backup.restore_sqlite(path, target))
+        upgrade()  # a backup made before the newest migration is brought up to date
+        backup.restored()
+        click.echo(
+            f"Restored {target or 'the PostgreSQL database'} from {path}. Open phones show the "
+            "restored table; with a household passphrase, every phone gives it again."
+        )
 
     @app.cli.command("export-json")
     @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
@@ -63,6 +76,19 @@ def register_commands(app: Flask) -> None:
             raise click.ClickException(f"{path} is not JSON: {err}") from None
         counts = _guard(lambda: backup.import_everything(document))
         click.echo("Imported " + ", ".join(f"{n} {name}" for name, n in counts.items()) + ".")
+
+
+def _run_postgres_tool(command: str) -> None:
+    """Run pg_dump or pg_restore (PostgreSQL's client tools) as printed by postgres_commands."""
+    words = shlex.split(command)
+    if shutil.which(words[0]) is None:
+        raise click.ClickException(
+            f"{words[0]} is not installed (Debian: apt install postgresql-client). Run:\n  "
+            + command
+        )
+    finished = subprocess.run(words, capture_output=True, text=True, check=False)
+    if finished.returncode != 0:
+        raise click.ClickException(f"{words[0]} failed: {finished.stderr.strip()[:500]}")
 
 
 def _guard(action):  # type: ignore[no-untyped-def]

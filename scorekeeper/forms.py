@@ -14,7 +14,6 @@ from typing import Any
 
 from flask import has_request_context, request
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import (
@@ -40,6 +39,7 @@ from scorekeeper.rules import (
     parse_tiles,
 )
 from scorekeeper.web.messages import translate
+from scorekeeper.web.text import lazy_text as _l
 
 try:  # WTForms 3.3+ declares options as SelectChoice; plain tuples are deprecated there
     from wtforms.fields.choices import SelectChoice
@@ -105,7 +105,20 @@ def _number(required: str | None = None) -> IntegerField:
 
 
 class ButtonForm(FlaskForm):
-    """Only a CSRF token: the form behind every POST button (extend, delete, undo)."""
+    """Only a CSRF token: the form behind every POST button (extend, undo)."""
+
+
+class DeleteRoundForm(FlaskForm):
+    """Delete a round: the version of the round the page showed, so that a delete asked for
+    on a page left open never removes another round (services.rounds.delete_round)."""
+
+    version = HiddenField()
+
+    def round_version(self) -> int | None:
+        value = self.version.data
+        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 13:
+            return int(value)
+        return None
 
 
 # Passphrase fields: no capital letter or correction slipped in by a phone's keyboard.
@@ -360,7 +373,7 @@ class RoundForm(FlaskForm):
             body["key"] = self.key.data
         for name in ("number", "version"):
             value = self[name].data
-            if isinstance(value, str) and value.isdigit() and len(value) < 7:
+            if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 13:
                 body[name] = int(value)
         if ending == "scores":
             body["scores"] = {

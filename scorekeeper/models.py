@@ -125,6 +125,9 @@ class Round(db.Model):
     idempotency_key: so.Mapped[str | None] = so.mapped_column(sa.String(64))
     created_at: so.Mapped[datetime] = so.mapped_column(default=_now)
     updated_at: so.Mapped[datetime] = so.mapped_column(default=_now, onupdate=_now)
+    # The session's version that wrote this round last (services.rounds): no other round of
+    # the session ever has it, so an edit or a delete that names it can never land on another
+    # round, even after the rounds were renumbered.
     version: so.Mapped[int] = so.mapped_column(default=1)
 
     session: so.Mapped[GameSession] = so.relationship(back_populates="rounds")
@@ -155,11 +158,18 @@ class Entry(db.Model):
     seat: so.Mapped[Seat] = so.relationship()
 
 
+# The household's one row (there is one household per database).
+HOUSEHOLD_ID = 1
+
+
 class Household(db.Model):
     """The household's one row: its passphrase, hashed, when it was set in the app.
 
     `cookie_epoch` is part of every "remember this phone" cookie's signature: bumping it (a new
     passphrase, "sign out every phone") makes every cookie signed before worthless.
+    `generation` is drawn afresh by every restore and import of the database: it is part of
+    every session's ETag and of every cookie's signature, so nothing a phone kept from before a
+    restore (a table, a sign-in) is taken for what the restored database holds.
     """
 
     __tablename__ = "household"
@@ -169,6 +179,7 @@ class Household(db.Model):
     passphrase_hash: so.Mapped[str | None] = so.mapped_column(sa.String(255))
     changed_at: so.Mapped[datetime] = so.mapped_column(default=_now)
     cookie_epoch: so.Mapped[int] = so.mapped_column(default=0)
+    generation: so.Mapped[str | None] = so.mapped_column(sa.String(32))
 
 
 class FailedSignIn(db.Model):

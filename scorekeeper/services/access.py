@@ -21,14 +21,12 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.extensions import db
-from scorekeeper.models import FailedSignIn, Household
+from scorekeeper.models import HOUSEHOLD_ID, FailedSignIn, Household
 from scorekeeper.rules.errors import Problem
-from scorekeeper.services import peek
-from scorekeeper.services.sessions import MAX_ID, begin_write
+from scorekeeper.services.sessions import begin_write
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200
-HOUSEHOLD_ID = 1
 # Where create_app keeps the configured passphrase's hash, and the right guesses already seen.
 CONFIGURED = "scorekeeper.access.configured"
 VERIFIED = "scorekeeper.access.verified"
@@ -102,7 +100,8 @@ class AccessState:
 
     passphrase_hash: str | None
     configured: bool
-    epoch: int
+    # The sign-out epoch: the household's cookie_epoch and its restore generation.
+    epoch: str
     fingerprint: str
 
     @property
@@ -149,20 +148,18 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def peek_with_session(session_id: int) -> None:
-    """A request for a session's page or document: read the passphrase state together with
-    the session's stamp, in one statement (services.peek)."""
-    if 1 <= session_id <= MAX_ID and g.get(_STATE) is None:
-        peek.household_and_session(HOUSEHOLD_ID, session_id)
-
-
 def access_state() -> AccessState:
     """The passphrase in force: read once per request and kept in `g` for that request only."""
     cached: AccessState | None = g.get(_STATE)
     if cached is not None:
         return cached
-    row = peek.household(HOUSEHOLD_ID)  # every request asks: kept cheap
-    passphrase_hash, epoch = row if row is not None else (None, 0)
+    row = db.session.execute(
+        sa.select(Household.passphrase_hash, Household.cookie_epoch, Household.generation).where(
+            Household.id == HOUSEHOLD_ID
+        )
+    ).first()
+    passphrase_hash, cookie_epoch, generation = row if row is not None else (None, 0, None)
+    epoch = f"{cookie_epoch}.{generation or ''}"  # a restore moves it on (services/backup.py)
     configured: ConfiguredPassphrase | None = current_app.extensions.get(CONFIGURED)
     if configured is not None:
         state = AccessState(configured.passphrase_hash, True, epoch, configured.fingerprint)

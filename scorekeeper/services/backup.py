@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+import shlex
 import sqlite3
 from datetime import date, datetime
 from pathlib import Path
@@ -10,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
+from scorekeeper.models import HOUSEHOLD_ID, Household
 from scorekeeper.rules import RulesError
 from scorekeeper.services.sessions import summarise_every_session
 
@@ -75,6 +78,7 @@ def import_everything(document: Any) -> dict[str, int]:
         # and any other is made true to the rounds it holds.
         summarise_every_session()
         _reset_sequences()
+        new_generation()
         db.session.commit()
     except (sa.exc.SQLAlchemyError, KeyError, TypeError, ValueError) as err:
         db.session.rollback()
@@ -82,6 +86,29 @@ def import_everything(document: Any) -> dict[str, int]:
             "bad_backup", "The export could not be loaded: %(why)s", why=str(err)[:200]
         ) from None
     return counts
+
+
+def new_generation() -> None:
+    """After a restore or an import: draw the household's generation afresh and move the
+    sign-out epoch on. Every ETag and every "remember this phone" cookie carries the
+    generation, so no phone keeps showing a table from before, and every phone gives the
+    passphrase again (the restored database may hold an older epoch that let phones in)."""
+    row = db.session.get(Household, HOUSEHOLD_ID)
+    if row is None:
+        row = Household(id=HOUSEHOLD_ID, passphrase_hash=None, cookie_epoch=0)
+        db.session.add(row)
+    row.generation = secrets.token_hex(8)
+    row.cookie_epoch += 1
+
+
+def restored() -> None:
+    """Mark the database just put in place by a restore as a new generation (one commit)."""
+    try:
+        new_generation()
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
 
 
 def _reset_sequences() -> None:
@@ -135,6 +162,7 @@ def postgres_commands(path: str) -> tuple[str, str]:
     url = db.engine.url.set(drivername="postgresql")
     plain = url.render_as_string(hide_password=False)
     return (
-        f"pg_dump --format=custom --file={path} '{plain}'",
-        f"pg_restore --clean --if-exists --no-owner --dbname='{plain}' {path}",
+        f"pg_dump --format=custom --file={shlex.quote(path)} {shlex.quote(plain)}",
+        f"pg_restore --clean --if-exists --no-owner --dbname={shlex.quote(plain)} "
+        f"{shlex.quote(path)}",
     )

@@ -194,7 +194,7 @@ def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
         rnd = Round(session=gs, number=number, idempotency_key=request.key)
         _write_entries(gs, rnd, scored)
         db.session.add(rnd)
-        touch(gs, f"Round {number} added")
+        touch(gs, f"Round {number} added", rnd)
         saved = _stored(gs, rnd)
     return saved, True
 
@@ -239,42 +239,77 @@ def get_round(session_id: int, number: int) -> RoundView:
 def replace_round(session_id: int, number: int, body: object) -> RoundView:
     """Edit a round: its scores are derived again from the new inputs.
 
-    A body that carries the round's `version` it was edited from is refused (stale_round)
-    when someone changed the round since, with the current values in the message.
+    A body that carries the `version` of the round it was edited from applies to that round
+    only: when it has changed, moved to another number or gone, stale_round (nothing changes).
     """
+    seen = body.get("version") if isinstance(body, Mapping) else None
     with writing(session_id) as gs:
-        rnd = _find_round(gs, number)
+        rnd = _round_seen(gs, number, checked_version(seen))
         request = parse_body(body, Settings.from_dict(gs.rules))
-        seen = body.get("version") if isinstance(body, Mapping) else None
-        if seen is not None and (isinstance(seen, bool) or not isinstance(seen, int)):
-            raise bad_request("version must be a whole number.", "version")
-        if seen is not None and seen != rnd.version:
-            current = _view(gs, number)
-            raise RulesError.one(
-                "stale_round",
-                "Someone changed round %(number)d meanwhile; it now reads %(scores)s. "
-                "Check it before saving again.",
-                "version",
-                number=number,
-                scores=", ".join(f"{p} {s:+d}" for p, s in current.scores.items()),
-            )
         _rewrite(gs, rnd, _score(gs, request))
-        touch(gs, f"Round {number} changed")
+        touch(gs, f"Round {number} changed", rnd)
         saved = _stored(gs, rnd)
     return saved
+
+
+def checked_version(seen: object) -> int | None:
+    """A round's version as a body names it (`"version": 7`), or None when it names none."""
+    if seen is None:
+        return None
+    if isinstance(seen, bool) or not isinstance(seen, int):
+        raise bad_request("version must be a whole number.", "version")
+    return seen
+
+
+def _round_seen(gs: GameSession, number: int, seen: int | None) -> Round:
+    """The round at `number`, when it is still the round of version `seen` (if given): an edit
+    or a delete made from a view of one round never lands on another."""
+    rnd = next((r for r in gs.rounds if r.number == number), None)
+    if seen is None or (rnd is not None and rnd.version == seen):
+        if rnd is None:
+            raise not_found("round", number)
+        return rnd
+    moved = next((r for r in gs.rounds if r.version == seen), None)
+    if moved is not None:
+        raise RulesError.one(
+            "stale_round",
+            "Round %(number)d is now round %(now)d: a round before it was deleted or put back "
+            "meanwhile. Check it before saving again.",
+            "version",
+            number=number,
+            now=moved.number,
+        )
+    if rnd is None:
+        raise RulesError.one(
+            "stale_round",
+            "Round %(number)d was deleted meanwhile, on this phone or another: "
+            "check the table before saving again.",
+            "version",
+            number=number,
+            gone=True,
+        )
+    current = _view(gs, number)
+    raise RulesError.one(
+        "stale_round",
+        "Someone changed round %(number)d meanwhile; it now reads %(scores)s. "
+        "Check it before saving again.",
+        "version",
+        number=number,
+        scores=", ".join(f"{p} {s:+d}" for p, s in current.scores.items()),
+    )
 
 
 def _rewrite(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
     rnd.entries = []
     db.session.flush()
     _write_entries(gs, rnd, scored)
-    rnd.version += 1
 
 
-def delete_round(session_id: int, number: int) -> dict[str, Any]:
-    """Remove a round; later rounds move up one. Returns its body, so it can be restored."""
+def delete_round(session_id: int, number: int, version: int | None = None) -> dict[str, Any]:
+    """Remove a round; later rounds move up one. Returns its body, so it can be restored.
+    With the `version` of the round it was asked for, only that round (else stale_round)."""
     with writing(session_id) as gs:
-        body = _remove(gs, number)
+        body = _remove(gs, _round_seen(gs, number, version).number)
         touch(gs, f"Round {number} deleted")
     return body
 
@@ -291,12 +326,12 @@ def _remove(gs: GameSession, number: int) -> dict[str, Any]:
 def restore_round(session_id: int, number: int, body: object) -> RoundView:
     """Put a deleted round back at its number (the Undo of a delete)."""
     with writing(session_id) as gs:
-        _insert(gs, number, body)
-        touch(gs, f"Round {number} put back")
+        rnd = _insert(gs, number, body)
+        touch(gs, f"Round {number} put back", rnd)
     return _view(load_session(session_id), number)
 
 
-def _insert(gs: GameSession, number: int, body: object) -> None:
+def _insert(gs: GameSession, number: int, body: object) -> Round:
     """Put a round body in at `number` as it was stored before: its flags stay confirmed."""
     if not 1 <= number <= len(gs.rounds) + 1:
         raise bad_request("There is no place for round %(number)d.", "number", number=number)
@@ -306,6 +341,7 @@ def _insert(gs: GameSession, number: int, body: object) -> None:
     rnd = Round(session_id=gs.id, number=number)
     _write_entries(gs, rnd, scored)
     db.session.add(rnd)
+    return rnd
 
 
 UNDO_KINDS = ("add", "edit", "delete")
@@ -323,6 +359,7 @@ def undo_change(session_id: int, kind: str, number: int, body: object, version: 
         if gs.version != version or kind not in UNDO_KINDS:
             raise _stale_undo()
         settings = Settings.from_dict(gs.rules)
+        written: Round | None = None
         if kind == "add":
             if number != len(gs.rounds):
                 raise _stale_undo()
@@ -331,12 +368,13 @@ def undo_change(session_id: int, kind: str, number: int, body: object, version: 
         elif kind == "edit":
             request = parse_body(body, settings)
             scored = _score(gs, RoundRequest(request.entry, True, None, None))
-            _rewrite(gs, _find_round(gs, number), scored)
+            written = _find_round(gs, number)
+            _rewrite(gs, written, scored)
             change = f"Round {number} changed back"
         else:
-            _insert(gs, number, body)
+            written = _insert(gs, number, body)
             change = f"Round {number} put back"
-        touch(gs, change)
+        touch(gs, change, written)
     return change
 
 

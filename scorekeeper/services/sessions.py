@@ -13,7 +13,7 @@ import sqlalchemy.orm as so
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import WRITE_OPTION, db
-from scorekeeper.models import Entry, GameSession, Player, Round, Seat
+from scorekeeper.models import HOUSEHOLD_ID, Entry, GameSession, Household, Player, Round, Seat
 from scorekeeper.rules import (
     Problem,
     RulesError,
@@ -24,7 +24,6 @@ from scorekeeper.rules import (
     standings,
 )
 from scorekeeper.rules.players import name_key
-from scorekeeper.services import peek
 from scorekeeper.services.errors import BadRequest, bad_request, not_found
 
 MAX_ROUNDS = 100
@@ -487,12 +486,15 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
     return get_session(session_id)
 
 
-def touch(gs: GameSession, change: str = "Session changed") -> None:
+def touch(gs: GameSession, change: str = "Session changed", written: Round | None = None) -> None:
     """Mark a session changed: its version moves on, the other phones are told what changed
     (`change`, a few words: "Round 3 added"), and its summary (rounds played, standing, each
     seat's line) and finish are derived again from its rounds as they now stand, in the same
-    transaction."""
+    transaction. The round `written` takes the new version as its own: no other round of the
+    session ever had it."""
     gs.version += 1
+    if written is not None:
+        written.version = gs.version
     gs.last_change = change[:120]
     rows = db.session.execute(  # flushes this write's changes first (autoflush)
         sa.select(Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
@@ -606,27 +608,32 @@ def session_version(session_id: int) -> int:
 
 @dataclass(frozen=True)
 class Stamp:
-    """What identifies a session's content: it changes with every write (the version) and
-    differs between two databases that happen to share ids (the creation time, as text)."""
+    """What identifies a session's content: it changes with every write (the version) and with
+    every restore or import of the database (the household's generation, services/backup.py),
+    so two different tables never share a stamp, even when a restore brings a version back."""
 
     id: int
-    created_at: str
     version: int
+    generation: str
 
-
-def stamp_of(view: SessionView) -> Stamp:
-    return Stamp(view.id, peek.moment(view.created_at), view.version)
+    @property
+    def tag(self) -> str:
+        """The opaque text of the session's ETag: `s<id>-v<version>-<generation>`."""
+        return f"s{self.id}-v{self.version}-{self.generation or '0'}"
 
 
 def session_stamp(session_id: int) -> Stamp:
-    """The session's stamp alone, read at next to no cost (services.peek): the key of what a
-    worker keeps of the session, and its ETag."""
+    """The session's stamp in one small statement: answers "has it changed?" for every poll."""
     if not 1 <= session_id <= MAX_ID:
         raise not_found("session", session_id)
-    row = peek.session(session_id)
+    row = db.session.execute(
+        sa.select(GameSession.version, Household.generation)
+        .outerjoin(Household, Household.id == HOUSEHOLD_ID)
+        .where(GameSession.id == session_id)
+    ).first()
     if row is None:
         raise not_found("session", session_id)
-    return Stamp(session_id, peek.moment(row[0]), row[1])
+    return Stamp(session_id, row.version, row.generation or "")
 
 
 def save_notes(session_id: int, notes: object) -> SessionView:

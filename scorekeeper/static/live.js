@@ -3,11 +3,11 @@
 
    Keep the session page live on every phone at the table.
 
-   Every 1.25 s (only while the page is visible) ask the API whether the session changed:
-   GET /api/v1/sessions/<id> with If-None-Match, answered by a bodiless 304 when nothing did.
-   On a change, fetch the live part of the page as the server draws it (/sessions/<id>/table),
-   swap it in, and say what changed ("Round 3 added"). Without this script the page still
-   works: a reload shows the same. */
+   Every 1.25 s (only while the page is visible) ask whether the session changed: GET
+   /sessions/<id>/table with the ETag this part was drawn with, answered by a bodiless 304 when
+   nothing did, else with the live part as the server draws it, which is swapped in with what
+   changed ("Round 3 added"). Without this script the page still works: a reload shows the
+   same. */
 (function () {
   "use strict";
   var INTERVAL = 1250;
@@ -16,7 +16,6 @@
   if (!live || !window.fetch || !window.DOMParser) return;
 
   var pollUrl = live.getAttribute("data-poll");
-  var tableUrl = live.getAttribute("data-table");
   var etag = live.getAttribute("data-etag");
   var version = Number(live.getAttribute("data-version"));
   var timer = null;
@@ -34,20 +33,14 @@
     if (busy || document.hidden) return;
     busy = true;
     fetch(pollUrl, {
-      headers: { "If-None-Match": etag, Accept: "application/json" },
+      headers: { "If-None-Match": etag },
       cache: "no-store",
       credentials: "same-origin",
     })
       .then(function (response) {
         if (response.status === 304) return null;
         if (!response.ok) throw new Error("status " + response.status);
-        return response.json().then(function (doc) {
-          if (doc.version === version) {
-            etag = response.headers.get("ETag") || etag;
-            return null;
-          }
-          return refresh();
-        });
+        return response.text().then(refresh);
       })
       .catch(function () {
         /* A Wi-Fi blip or a restart: ask again at the next tick. */
@@ -58,23 +51,17 @@
       });
   }
 
-  function refresh() {
-    return fetch(tableUrl, { cache: "no-store", credentials: "same-origin" })
-      .then(function (response) {
-        if (!response.ok) throw new Error("status " + response.status);
-        return response.text();
-      })
-      .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var fresh = doc.getElementById("live");
-        if (!fresh) return;
-        var newVersion = Number(fresh.getAttribute("data-version"));
-        if (newVersion === version) return;
-        swap(fresh);
-        version = newVersion;
-        etag = fresh.getAttribute("data-etag") || etag;
-        tell(fresh.getAttribute("data-change"));
-      });
+  function refresh(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("live");
+    if (!fresh) return;
+    var newEtag = fresh.getAttribute("data-etag") || etag;
+    var newVersion = Number(fresh.getAttribute("data-version"));
+    if (newEtag === etag) return;
+    swap(fresh);
+    etag = newEtag;
+    if (newVersion !== version) tell(fresh.getAttribute("data-change"));
+    version = newVersion;
   }
 
   function swap(fresh) {

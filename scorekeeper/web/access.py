@@ -48,15 +48,14 @@ from scorekeeper.services.access import (
     TooManyAttempts,
     WrongPassphrase,
 )
-from scorekeeper.web.api import errors_response
 from scorekeeper.web.messages import translate
+from scorekeeper.web.responses import errors_response
+from scorekeeper.web.urls import safe_next
 
 bp = Blueprint("access", __name__)
 
 # Answered without reading the database at all.
 ALWAYS_OPEN = frozenset({"static", "main.healthz", "pwa.web_manifest", "pwa.service_worker"})
-# Read a session's stamp next (web/rendered.py): read with the passphrase state, in one go.
-STAMPED = frozenset({"sessions.show", "sessions.live_table", "api.get_session"})
 # Answered to anyone, but they need to know whether this phone is signed in.
 SIGN_IN_PAGES = frozenset({"access.sign_in", "access.sign_out"})
 API_PREFIX = "/api/"
@@ -96,9 +95,6 @@ def gate() -> Response | None:
     """Let the request through, or answer it: a redirect to sign in, a 401, or a 429."""
     if request.endpoint in ALWAYS_OPEN:
         return None
-    session_id = (request.view_args or {}).get("session_id")
-    if request.method == "GET" and request.endpoint in STAMPED and isinstance(session_id, int):
-        access.peek_with_session(session_id)
     state = access.access_state()
     claims = access.read_cookie(request.cookies.get(_cookie_name()))
     g.gate = Gate(
@@ -167,19 +163,6 @@ def _here() -> str | None:
     if referrer.netloc == request.host and referrer.path:
         return referrer.path + (f"?{referrer.query}" if referrer.query else "")
     return None
-
-
-def safe_next(target: str | None) -> str:
-    """A relative path on this site to go to, or the home page: never an open redirect."""
-    home = url_for("sessions.home")
-    if not target or not target.startswith("/") or target.startswith("//"):
-        return home
-    if "\\" in target or any(ord(c) < 33 or ord(c) == 127 for c in target):
-        return home
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or parts.path.startswith(url_for("access.sign_in")):
-        return home
-    return target
 
 
 def _cookie_name() -> str:

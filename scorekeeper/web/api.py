@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Hashable
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.extensions import csrf, db
@@ -15,18 +14,12 @@ from scorekeeper.rules import RulesError
 from scorekeeper.services import rounds, sessions, tools
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
+from scorekeeper.web.i18n import default_session_name
 from scorekeeper.web.messages import problem_dict, rules_text, translate
-from scorekeeper.web.rendered import kept_document
+from scorekeeper.web.responses import conditional, errors_response
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
-
-
-def errors_response(problems: list[dict[str, str]], status: int) -> Response:
-    """`{"errors": [{"code", "message", "field"?}]}` with the given status."""
-    response = jsonify({"errors": problems})
-    response.status_code = status
-    return response
 
 
 @bp.errorhandler(RulesError)
@@ -78,8 +71,6 @@ def json_body() -> Any:
 
 def _name_or_default(name: Any) -> Any:
     """No name (or a blank one): the day, in the request's language (Accept-Language)."""
-    from scorekeeper.web.sessions import default_session_name
-
     if name is None or (isinstance(name, str) and not name.strip()):
         return default_session_name()
     return name
@@ -120,34 +111,16 @@ def list_sessions() -> Response:
     return jsonify({"sessions": [session_summary(s) for s in found]})
 
 
-def session_etag(session_id: int, version: int) -> str:
-    """The opaque part of a session's weak ETag, `W/"s<id>-v<version>"`."""
-    return f"s{session_id}-v{version}"
-
-
 @bp.get("/sessions/<int:session_id>")
 def get_session(session_id: int) -> Response:
     """The session; an `If-None-Match` of its current ETag is answered 304 after one small
-    query of its version, so every phone at the table can poll it every second or two."""
+    query of its stamp, so every phone at the table can poll it every second or two."""
     stamp = sessions.session_stamp(session_id)
-    tag = session_etag(session_id, stamp.version)
-    if request.if_none_match and request.if_none_match.contains_weak(tag):
-        response = Response(status=304)
-    else:
-        body = kept_document(("json", stamp), lambda: _document(session_id))
-        # (A round saved between the stamp and the drawing gives a newer body under the older
-        # tag: the next poll then fetches it again, never the other way round.)
-        response = current_app.response_class(body, mimetype="application/json")
-    response.set_etag(tag, weak=True)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-
-
-def _document(session_id: int) -> tuple[Hashable, bytes]:
-    """The session document as sent, with the stamp it was drawn from."""
-    view = sessions.get_session(session_id)
-    body = current_app.json.dumps(session_document(view)).encode() + b"\n"
-    return ("json", sessions.stamp_of(view)), body
+    # (A round saved between the stamp and the drawing gives a newer body under the older tag:
+    # the next poll then fetches it again, never the other way round.)
+    return conditional(
+        stamp, "json", lambda: jsonify(session_document(sessions.get_session(session_id)))
+    )
 
 
 @bp.post("/sessions/<int:session_id>/extend")
@@ -176,7 +149,8 @@ def replace_round(session_id: int, number: int) -> Response:
 
 @bp.delete("/sessions/<int:session_id>/rounds/<int:number>")
 def delete_round(session_id: int, number: int) -> tuple[str, int]:
-    rounds.delete_round(session_id, number)
+    """Remove a round; `?version=N` removes it only while it is the round of that version."""
+    rounds.delete_round(session_id, number, _query_count("version", 1))
     return "", 204
 
 

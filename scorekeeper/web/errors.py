@@ -7,7 +7,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper.extensions import db
-from scorekeeper.web.api import errors_response
+from scorekeeper.web.responses import errors_response
 
 
 def _wants_json() -> bool:

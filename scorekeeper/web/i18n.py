@@ -14,6 +14,8 @@ from babel.dates import format_skeleton
 from flask import Blueprint, Flask, Response, current_app, has_request_context, redirect, request
 from flask_babel import Babel, format_date, format_decimal, get_locale
 
+from scorekeeper.web.urls import safe_next
+
 TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
 
 # Each language named in itself, as the switcher shows it. English is the source language.
@@ -75,8 +77,6 @@ def current_locale() -> str:
 @bp.post("/language")
 def set_language() -> Response:
     """Remember the language picked in the footer on this phone for a year, then go back."""
-    from scorekeeper.web.access import safe_next
-
     target = safe_next(request.form.get("next"))
     response = redirect(target, code=303)
     chosen = request.form.get("lang", "")
@@ -106,6 +106,12 @@ def local_day(played_on: date) -> str:
     if locale is None or locale.language == "en":
         return format_date(played_on, "EEE d MMM y")
     return format_skeleton("yMMMEd", played_on, locale=locale)
+
+
+def default_session_name(day: date | None = None) -> str:
+    """A session typed without a name is named after its day, in the request's language:
+    "Monday 30 November", "poniedziałek 30 listopada" (the services' default is English)."""
+    return format_date(day or date.today(), "EEEE d MMMM")
 
 
 def number(value: float | int, fraction_digits: int | None = None, signed: bool = False) -> str:

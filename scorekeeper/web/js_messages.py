@@ -12,7 +12,7 @@ placeholders already formatted by the script for the page's language (Intl.Numbe
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
+from scorekeeper.web.text import lazy_text as _l
 
 JS_MESSAGES = {
     # Shared by several scripts.

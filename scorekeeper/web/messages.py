@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import gettext, pgettext
-from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules.errors import NameList, Problem, TileName, Word
 from scorekeeper.rules.sets import FREED_JOKER_REMINDER
+from scorekeeper.web.text import lazy_text as _l
 
 #: The colour and suit words of tile names ("red 7", "spades Q", "joker").
 TILE_WORDS = {

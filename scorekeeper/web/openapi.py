@@ -555,7 +555,7 @@ WENT_OUT_ROUND = {
     "racks": {"Bo": 22, "Cy": 55, "Di": 8},
     "scores": {"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8},
     "flags": [],
-    "version": 1,
+    "version": 2,
 }
 TYPO = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 12, "Di": 8}}
 
@@ -617,7 +617,7 @@ ROUND_ANSWERS = {
         "racks": {"Bo": 50, "Cy": 12, "Di": 8},
         "scores": {"Ann": 70, "Bo": -50, "Cy": -12, "Di": -8},
         "flags": [],
-        "version": 1,
+        "version": 2,
         "tile_counts": {"Bo": 3},
         "tiles": {"Bo": ["k13", "r7", "j"]},
     },
@@ -628,7 +628,7 @@ ROUND_ANSWERS = {
         "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
         "scores": {"Ann": -2, "Bo": -14, "Cy": -47, "Di": 63},
         "flags": [],
-        "version": 1,
+        "version": 2,
         "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
     },
     "scores": {
@@ -638,7 +638,7 @@ ROUND_ANSWERS = {
         "racks": {},
         "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3},
         "flags": [],
-        "version": 1,
+        "version": 2,
     },
     "with_key": WENT_OUT_ROUND,
     "confirmed": {
@@ -648,7 +648,7 @@ ROUND_ANSWERS = {
         "racks": {"Bo": 200, "Cy": 12, "Di": 8},
         "scores": {"Ann": 220, "Bo": -200, "Cy": -12, "Di": -8},
         "flags": ["Bo"],
-        "version": 1,
+        "version": 2,
     },
 }
 
@@ -1080,7 +1080,7 @@ OPENAPI: dict[str, Any] = {
                     "200": _answer(
                         "The round as replaced; its `version` moved on.",
                         "Round",
-                        {"scores": {**ROUND_ANSWERS["scores"], "version": 2}},
+                        {"scores": {**ROUND_ANSWERS["scores"], "version": 3}},
                     ),
                     "400": MALFORMED,
                     "404": UNKNOWN_ROUND,

@@ -7,12 +7,11 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import format_number, gettext
-from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
     ENDING_CHOICES,
-    ButtonForm,
+    DeleteRoundForm,
     RoundForm,
     round_form,
     round_form_data,
@@ -20,7 +19,7 @@ from scorekeeper.forms import (
 from scorekeeper.rules import Problem, RulesError
 from scorekeeper.services import rounds
 from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import RoundView, SessionView, get_session, session_version
+from scorekeeper.services.sessions import RoundView, SessionView, get_session
 from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import (
     UNDO_KEY,
@@ -28,7 +27,9 @@ from scorekeeper.web.sessions import (
     pending_undo,
     remember_undo,
     session_or_404,
+    stamp_or_404,
 )
+from scorekeeper.web.text import lazy_text as _l
 
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>")
 
@@ -89,7 +90,7 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
     def save(body: dict[str, Any]) -> RoundView:
         saved, created = rounds.add_round(session_id, body)
         if created:
-            remember_undo("add", session_id, saved.number, session_version(session_id))
+            remember_undo("add", session_id, saved.number)
         else:
             forget_undo()  # a repeated Save: the round was there already
         return saved
@@ -116,9 +117,8 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
         body.pop("key", None)
         body.pop("number", None)
         saved = rounds.replace_round(session_id, number, body)
-        if saved.version == stored.version + 1:  # nobody changed it between read and save
-            version = session_version(session_id)
-            remember_undo("edit", session_id, number, version, rounds.round_body(stored))
+        if saved.version == view.version + 1:  # nobody changed the table between read and save
+            remember_undo("edit", session_id, number, rounds.round_body(stored))
         else:
             forget_undo()
         return saved
@@ -142,13 +142,15 @@ def _record(
         abort(404)
     except RulesError as error:
         if error.code in ("duplicate_round", "stale_round"):
-            # Keep what was typed on screen; a second Save, after a look, goes through.
+            # Keep what was typed on screen, beside the table as it is now; a second Save,
+            # after a look, goes through (a moved round is edited at its new number; a deleted
+            # one keeps the version it had, so no Save can land on another round).
             current = get_session(view.id)
             view = current
             if number is None:
                 form.number.data = str(current.standings.rounds_played + 1)
             else:
-                form.version.data = str(_round_or_404(current, number).version)
+                number = _number_now(current, number, error, form)
         general = form.show_problems(error.problems, body)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
@@ -157,6 +159,25 @@ def _record(
     else:
         flash(gettext("Round %(number)s changed.", number=format_number(saved.number)), "success")
     return redirect(url_for("sessions.show", session_id=view.id))
+
+
+def _number_now(view: SessionView, number: int, error: RulesError, form: RoundForm) -> int:
+    """Where the round being edited is now, after a stale_round: at its new number when it moved
+    (the form keeps its version), at the same number with the current version when it was
+    changed there; a deleted round keeps the version it had."""
+    stale = stale_round(view, number, error)
+    if stale is not None and stale.number == number:
+        form.version.data = str(stale.version)
+    return stale.number if stale is not None else number
+
+
+def stale_round(view: SessionView, number: int, error: RulesError) -> RoundView | None:
+    """The round a stale_round was about, as it is now: moved, changed, or None when gone."""
+    params = error.problems[0].params
+    if params.get("gone"):
+        return None
+    now = params.get("now", number)
+    return next((r for r in view.rounds if r.number == now), None)
 
 
 def _round_page(
@@ -207,18 +228,32 @@ def _round_page(
 
 
 @bp.route("/rounds/<int:number>/delete", methods=["GET", "POST"])
-def delete(session_id: int, number: int) -> str | Response:
-    """Ask first; after the delete the session page offers an Undo."""
+def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
+    """Ask first; after the delete the session page offers an Undo. The page carries the
+    version of the round it shows: a delete from a page left open removes that round or none."""
     view = session_or_404(session_id)
     stored = _round_or_404(view, number)
-    form = ButtonForm()
+    form = DeleteRoundForm()
     if request.method == "GET" or not form.validate_on_submit():
+        form.version.data = str(stored.version)
         return render_template("rounds/delete.html", view=view, round=stored, form=form)
     try:
-        body = rounds.delete_round(session_id, number)
+        body = rounds.delete_round(session_id, number, form.round_version())
     except NotFound:
         abort(404)
-    remember_undo("delete", session_id, number, session_version(session_id), body)
+    except RulesError as error:  # stale_round: show the round as it is now, and ask again
+        current = get_session(session_id)
+        shown = stale_round(current, number, error)
+        form.version.data = str(shown.version) if shown else form.version.data
+        page = render_template(
+            "rounds/delete.html",
+            view=current,
+            round=shown,
+            form=form,
+            errors=[translate(p) for p in error.problems],
+        )
+        return page, status_for(error)
+    remember_undo("delete", session_id, number, body)
     return redirect(url_for("sessions.show", session_id=session_id))
 
 
@@ -238,8 +273,7 @@ TOO_LATE = {
 def restore(session_id: int) -> Response:
     """Undo this phone's last add, edit or delete of a round, unless the table changed since
     (on any phone): the table is then exactly as it was before that action."""
-    view = session_or_404(session_id)
-    undo = pending_undo(session_id, view.version)
+    undo = pending_undo(stamp_or_404(session_id))
     kind = str((undo or session.get(UNDO_KEY) or {}).get("kind", "delete"))
     forget_undo()
     if undo is None:

@@ -4,7 +4,7 @@ phone), extend, rename, notes, the undo of this phone's last change, the summary
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Iterable
+from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
@@ -12,7 +12,6 @@ from flask import (
     Blueprint,
     abort,
     flash,
-    g,
     make_response,
     redirect,
     render_template,
@@ -20,7 +19,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_date, format_number, gettext
+from flask_babel import format_number, gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.forms import (
@@ -42,10 +41,9 @@ from scorekeeper.services import sessions
 from scorekeeper.services.chart import WIDTH, chart_height, running_chart
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionSummary, SessionView
-from scorekeeper.web.api import session_etag
-from scorekeeper.web.i18n import select_locale
+from scorekeeper.web.i18n import default_session_name
 from scorekeeper.web.messages import translate
-from scorekeeper.web.rendered import kept_page
+from scorekeeper.web.responses import conditional, etag_of
 
 bp = Blueprint("sessions", __name__)
 
@@ -63,30 +61,30 @@ def session_or_404(session_id: int) -> SessionView:
 
 
 def remember_undo(
-    kind: str, session_id: int, number: int, version: int, body: dict[str, Any] | None = None
+    kind: str, session_id: int, number: int, body: dict[str, Any] | None = None
 ) -> None:
     """Offer to take back this phone's last add, edit or delete of a round (`body`: the
-    round's inputs before an edit or a delete), while the session stays at `version`."""
+    round's inputs before an edit or a delete), while the session stays as this change left
+    it (its stamp: the version, and the generation a restore moves on)."""
     if body is not None and len(json.dumps(body)) > MAX_UNDO_BODY:
         forget_undo()
         return
+    stamp = sessions.session_stamp(session_id)
     session[UNDO_KEY] = {
         "kind": kind,
         "session_id": session_id,
         "number": number,
         "body": body,
-        "version": version,
+        "version": stamp.version,
+        "stamp": stamp.tag,
     }
 
 
-def pending_undo(session_id: int, version: int) -> dict[str, Any] | None:
+def pending_undo(stamp: sessions.Stamp) -> dict[str, Any] | None:
     """This phone's last change to the rounds of this session, if nothing changed since (on
-    any phone): what the Undo button would take back."""
+    any phone, or by a restore): what the Undo button would take back."""
     undo = session.get(UNDO_KEY)
-    if isinstance(undo, dict) and (undo.get("session_id"), undo.get("version")) == (
-        session_id,
-        version,
-    ):
+    if isinstance(undo, dict) and undo.get("stamp") == stamp.tag:
         return undo
     return None
 
@@ -138,12 +136,6 @@ def round_of(view: SessionView | SessionSummary) -> str:
         number=format_number(played + 1),
         planned=format_number(planned),
     )
-
-
-def default_session_name(day: date | None = None) -> str:
-    """A session typed without a name is named after its day, in the request's language:
-    "Monday 30 November", "poniedziałek 30 listopada" (the services' default is English)."""
-    return format_date(day or date.today(), "EEEE d MMMM")
 
 
 @bp.app_context_processor
@@ -205,30 +197,18 @@ def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
 
 @bp.get("/sessions/<int:session_id>")
 def show(session_id: int) -> str:
-    """The score table of the evening: drawn once per version and language, then kept."""
+    """The score table of the evening, kept live on every phone by static/live.js."""
+    stamp = stamp_or_404(session_id)
+    return render_template("sessions/show.html", **_live_context(session_or_404(session_id), stamp))
+
+
+def stamp_or_404(session_id: int) -> sessions.Stamp:
+    """The session's stamp (read before the session itself: a round saved in between gives the
+    page a newer table under an older tag, which the next poll fetches again)."""
     try:
-        stamp = sessions.session_stamp(session_id)
+        return sessions.session_stamp(session_id)
     except NotFound:
         abort(404)
-    if pending_undo(session_id, stamp.version) or request.args:
-        return _session_page(session_or_404(session_id))
-
-    def draw() -> tuple[Hashable, str]:
-        view = session_or_404(session_id)
-        return _page_key("page", sessions.stamp_of(view)), _session_page(view)
-
-    return kept_page(_page_key("page", stamp), draw)
-
-
-def _page_key(kind: str, stamp: sessions.Stamp) -> Hashable:
-    """What a kept page depends on: the session's stamp, the language, the sign-in state."""
-    gate = g.get("gate")
-    signed = (gate.locked, gate.signed_in) if gate is not None else None
-    return (kind, stamp, select_locale(), signed)
-
-
-def _session_page(view: SessionView) -> str:
-    return render_template("sessions/show.html", **_live_context(view))
 
 
 @bp.get("/sessions/<int:session_id>/details")
@@ -252,14 +232,15 @@ def _details_page(
     )
 
 
-def _live_context(view: SessionView) -> dict[str, Any]:
+def _live_context(view: SessionView, stamp: sessions.Stamp) -> dict[str, Any]:
     """What the live part of the session page (sessions/_live.html) is drawn from."""
     return {
         "view": view,
         "table": view.standings,
         "button": ButtonForm(formdata=None),
-        "undo": pending_undo(view.id, view.version),
-        "etag": f'W/"{session_etag(view.id, view.version)}"',
+        "undo": pending_undo(stamp),
+        "etag": f'W/"{etag_of(stamp, "table")}"',
+        "stamp": stamp,
     }
 
 
@@ -269,29 +250,18 @@ def chart_size(players: int) -> tuple[int, int]:
     return WIDTH, chart_height(players)
 
 
-def _no_store(body: str) -> Response:
-    response = make_response(body)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 @bp.get("/sessions/<int:session_id>/table")
 def live_table(session_id: int) -> Response:
-    """The live part of the session page alone: static/live.js swaps it in when the session
-    changed on another phone (the server draws, the script only swaps); kept like the page."""
-    try:
-        stamp = sessions.session_stamp(session_id)
-    except NotFound:
-        abort(404)
+    """The live part of the session page alone, polled by static/live.js with the ETag it was
+    drawn with: a bodiless 304 while nothing changed (one small statement), else the part as
+    the server draws it, which the script swaps in (the server draws, the script only swaps)."""
+    stamp = stamp_or_404(session_id)
 
-    def draw() -> tuple[Hashable, str]:
+    def draw() -> str:
         view = session_or_404(session_id)
-        live = render_template("sessions/_live.html", **_live_context(view))
-        return _page_key("live", sessions.stamp_of(view)), live
+        return render_template("sessions/_live.html", **_live_context(view, stamp))
 
-    if pending_undo(session_id, stamp.version):
-        return _no_store(draw()[1])
-    return _no_store(kept_page(_page_key("live", stamp), draw))
+    return conditional(stamp, "table", draw)
 
 
 @bp.post("/sessions/<int:session_id>/notes")
@@ -316,6 +286,7 @@ def notes(session_id: int) -> Response | tuple[str, int]:
 @bp.get("/sessions/<int:session_id>/summary")
 def summary(session_id: int) -> str:
     """The evening at a glance: winners, totals, the chart and the table; prints on a page."""
+    stamp = stamp_or_404(session_id)
     view = session_or_404(session_id)
     table = view.standings
     ranking = sorted(view.players, key=lambda p: (-table.totals[p], view.players.index(p)))
@@ -325,6 +296,7 @@ def summary(session_id: int) -> str:
         table=table,
         ranking=ranking,
         file_stem=_file_stem(view),
+        stamp=stamp,
     )
 
 
@@ -332,10 +304,11 @@ def summary(session_id: int) -> str:
 def chart_svg(session_id: int) -> Response:
     """The chart as an image file of its own, to show, share or keep; asked for with the
     version it shows (`?v=`), the phone may keep it for good."""
+    stamp = stamp_or_404(session_id)
     view = session_or_404(session_id)
     response = make_response(str(running_chart(view, standalone=True)))
     response.mimetype = "image/svg+xml"
-    if request.args.get("v") == str(view.version):
+    if request.args.get("v") == stamp.tag and stamp.version == view.version:
         response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
     else:
         response.headers["Cache-Control"] = "no-cache"

@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import format_number, gettext
-from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
     Form,
@@ -33,6 +32,7 @@ from scorekeeper.services import tools
 from scorekeeper.services.sessions import SessionView
 from scorekeeper.web.messages import rules_text, translate
 from scorekeeper.web.sessions import session_or_404
+from scorekeeper.web.text import lazy_text as _l
 
 bp = Blueprint("tools", __name__, url_prefix="/tools")
 

@@ -205,7 +205,7 @@ def test_session_document_after_a_round_is_design_example(client: FlaskClient) -
                 "racks": {"Bo": 22, "Cy": 55, "Di": 8},
                 "scores": {"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8},
                 "flags": [],
-                "version": 1,
+                "version": 2,  # the session version that wrote it
             }
         ],
         "totals": {"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8},
@@ -339,7 +339,7 @@ def test_design_round_bodies(
         "racks": racks,
         "scores": dict(zip(PLAYERS, scores, strict=True)),
         "flags": [],
-        "version": 1,
+        "version": 2,
         **extra,
     }
     assert client.get(response.headers["Location"]).get_json() == response.get_json()
@@ -785,7 +785,7 @@ def test_put_replaces_a_round_and_derives_scores_again(client: FlaskClient) -> N
     assert doc["number"] == 1
     assert doc["ending"] == "pool_empty" and doc["winner"] == "Di"
     assert doc["scores"] == {"Ann": -2, "Bo": -14, "Cy": -47, "Di": 63}
-    assert doc["version"] == 2
+    assert doc["version"] == 4  # the session's fourth version: created, two rounds, this edit
     assert client.get(rounds_url(session_id, 1)).get_json() == doc
     session = session_doc(client, session_id)
     assert [r["number"] for r in session["rounds"]] == [1, 2]

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
+from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.services import backup, rounds, sessions
+from scorekeeper.services import access, backup, rounds, sessions
 
 
 def _evening(app: Flask) -> int:
@@ -57,6 +57,9 @@ def test_json_export_imports_back_exactly(app: Flask) -> None:
         counts = backup.import_everything(json.loads(json.dumps(before)))
         after = backup.export_everything()
         assert counts["entries"] == 9 and counts["rounds"] == 3
+        # The same scores; only the household's generation (and sign-out epoch) moved on.
+        assert [h["generation"] for h in after["tables"].pop("household")] != [None]
+        before["tables"].pop("household")
         assert after == before
         assert sessions.get_session(session_id).standings == table_before.standings
         # New rows still get fresh ids after an import that kept the old ones.
@@ -92,31 +95,88 @@ def test_cli_json_round_trip(app: Flask, tmp_path: Path) -> None:
     result = runner.invoke(args=["import-json", str(out)])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        assert backup.export_everything() == json.loads(out.read_text(encoding="utf-8"))
+        imported, exported = backup.export_everything(), json.loads(out.read_text("utf-8"))
+        assert imported["tables"].pop("household")[0]["generation"]  # drawn by the import
+        exported["tables"].pop("household")
+        assert imported == exported
 
 
-def test_cli_backup_and_restore(app: Flask, tmp_path: Path) -> None:
-    """On SQLite a consistent file copy that restores; on PostgreSQL the pg_dump to run."""
+def _phone_etag(client: FlaskClient, session_id: int) -> str:
+    response = client.get(f"/api/v1/sessions/{session_id}")
+    assert response.status_code == 200
+    return response.headers["ETag"]
+
+
+def test_cli_backup_and_restore(migrated_app: Flask, tmp_path: Path) -> None:
+    """A consistent copy that restores on both databases (SQLite's backup API, pg_dump and
+    pg_restore), and no phone keeps the table from before the restore: a phone that saw the
+    round added after the backup is not told "nothing changed" by a restored session that
+    reached the same version again with other rounds."""
+    app = migrated_app
     session_id = _evening(app)
     runner = app.test_cli_runner()
-    copy = tmp_path / "backups" / "copy.sqlite"
+    phone = app.test_client()
+    copy = tmp_path / "backups" / "copy.backup"
     result = runner.invoke(args=["backup", str(copy)])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        on_sqlite = backup.sqlite_path() is not None
-    if not on_sqlite:
-        assert "pg_dump --format=custom" in result.output
-        dump = tmp_path / "evening.dump"
-        dump.write_bytes(b"")
-        assert "pg_restore --clean" in runner.invoke(args=["restore", str(dump)]).output
-        return
-    with sqlite3.connect(copy) as check:
-        assert check.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        assert check.execute("SELECT count(*) FROM rounds").fetchone() == (3,)
-    with app.app_context():
         rounds.delete_round(session_id, 1)
         assert len(sessions.get_session(session_id).rounds) == 2
+    seen_after_backup = _phone_etag(phone, session_id)
     result = runner.invoke(args=["restore", str(copy), "--yes"])
     assert result.exit_code == 0, result.output
     with app.app_context():
         assert len(sessions.get_session(session_id).rounds) == 3
+        # The family plays on: the restored session reaches the version the phone saw.
+        rounds.delete_round(session_id, 3)
+    after = phone.get(
+        f"/api/v1/sessions/{session_id}", headers={"If-None-Match": seen_after_backup}
+    )
+    assert after.status_code == 200
+    assert [r["number"] for r in after.get_json()["rounds"]] == [1, 2]
+    assert after.get_json()["rounds"][0]["ending"] == "went_out"  # round 1 is back
+    table = phone.get(f"/sessions/{session_id}/table")
+    assert table.headers["ETag"] not in {seen_after_backup}
+    assert (
+        phone.get(
+            f"/sessions/{session_id}/table", headers={"If-None-Match": table.headers["ETag"]}
+        ).status_code
+        == 304
+    )
+
+
+def test_a_restore_signs_every_phone_out(migrated_app: Flask, tmp_path: Path) -> None:
+    """A phone signed out after the backup is not let back in by the restored (older) epoch,
+    and a phone signed in before the restore gives the passphrase again."""
+    app = migrated_app
+    runner = app.test_cli_runner()
+    with app.test_request_context():
+        access.set_passphrase("tiles on the table")
+    with app.test_request_context():
+        kept_in = access.cookie_token(remember=True)  # a phone signed in at the backup's epoch
+    assert runner.invoke(args=["backup", str(tmp_path / "copy.backup")]).exit_code == 0
+    with app.test_request_context():
+        access.sign_out_every_phone()
+    with app.test_request_context():
+        assert access.read_cookie(kept_in) is None
+        signed_in_since = access.cookie_token(remember=True)
+    result = runner.invoke(args=["restore", str(tmp_path / "copy.backup"), "--yes"])
+    assert result.exit_code == 0, result.output
+    with app.test_request_context():
+        assert access.access_state().locked  # the restored passphrase holds
+        assert access.read_cookie(kept_in) is None
+        assert access.read_cookie(signed_in_since) is None
+        assert access.read_cookie(access.cookie_token(remember=True)) is not None
+
+
+def test_an_import_moves_the_generation_on(app: Flask) -> None:
+    session_id = _evening(app)
+    phone = app.test_client()
+    seen = _phone_etag(phone, session_id)
+    with app.app_context():
+        document = backup.export_everything()
+        _wipe()
+        backup.import_everything(document)
+    again = phone.get(f"/api/v1/sessions/{session_id}", headers={"If-None-Match": seen})
+    assert again.status_code == 200
+    assert again.headers["ETag"] != seen

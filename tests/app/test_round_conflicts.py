@@ -65,16 +65,16 @@ def test_a_stale_edit_is_refused_with_the_current_values(client: FlaskClient) ->
     first = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
     client.post(f"{API}/{session_id}/rounds", json=first)
     page = client.get(f"/sessions/{session_id}/rounds/1/edit").get_data(as_text=True)
-    assert _hidden(page, "version") == "1"
+    assert _hidden(page, "version") == "2"  # the session's version that wrote the round
     # Meanwhile the other phone corrects Bo's rack.
     changed = client.put(
         f"{API}/{session_id}/rounds/1",
-        json={**first, "racks": {"Bo": 30, "Cy": 55, "Di": 8}, "version": 1},
+        json={**first, "racks": {"Bo": 30, "Cy": 55, "Di": 8}, "version": 2},
     )
-    assert changed.status_code == 200 and changed.json["version"] == 2
+    assert changed.status_code == 200 and changed.json["version"] == 3
 
     form = {"ending": "went_out", "winner": "0", "rack_1": "22", "rack_2": "50", "rack_3": "8"}
-    refused = client.post(f"/sessions/{session_id}/rounds/1/edit", data={**form, "version": "1"})
+    refused = client.post(f"/sessions/{session_id}/rounds/1/edit", data={**form, "version": "2"})
     assert refused.status_code == 409
     text = refused.get_data(as_text=True)
     assert "Someone changed round 1 meanwhile" in text

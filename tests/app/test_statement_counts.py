@@ -1,13 +1,10 @@
 """Every page and document reads the database in a fixed number of SQL statements, however
 many rounds the session has and however many sessions the history holds: no N+1 queries.
 
-Each count is of the first request to the URL in a fresh app, so no page kept by an earlier
-request answers it (the cold path). Counted: the statements the app's engine sends (an
-SQLAlchemy `before_cursor_execute` listener), transaction control (BEGIN, SAVEPOINT...) left
-out, since SQLite sends its BEGIN as a statement and PostgreSQL does not), plus the reads made
-on the thread's own connection of services/peek.py (the household's passphrase state, with
-the session's stamp where the page or document is kept per version), which bypass the engine.
-To check another URL, add it to URLS with its count.
+Each count is of the first request to the URL in a fresh app. Counted: the statements the
+app's engine sends (an SQLAlchemy `before_cursor_execute` listener), transaction control
+(BEGIN, SAVEPOINT...) left out, since SQLite sends its BEGIN as a statement and PostgreSQL does
+not. To check another URL, add it to URLS with its count.
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ from flask import Flask
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player
-from scorekeeper.services import peek, rounds, sessions
+from scorekeeper.services import rounds, sessions
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
@@ -29,11 +26,11 @@ TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 # URL (with {session} and {player} for the ids of the session and player looked at) ->
 # the statements its first request sends, whatever the size of the history.
 URLS = {
-    # Every request also reads the household's passphrase state (services/peek.py): + 1.
+    # Every request also reads the household's passphrase state (the gate): + 1.
     "/": 3,  # the page's sessions with their summaries, then their players
-    # + the session, its rounds, seats and entries (its stamp is read with the household).
-    "/sessions/{session}": 5,
-    "/api/v1/sessions/{session}": 5,
+    # + the session's stamp (its ETag), then the session, its rounds, seats and entries.
+    "/sessions/{session}": 6,
+    "/api/v1/sessions/{session}": 6,
     "/sessions/{session}/export.csv": 5,
     "/export.csv": 2,  # every entry, in one statement read in chunks
     "/api/v1/sessions": 3,
@@ -141,10 +138,8 @@ def first_request_statements(make_app: Callable[..., Flask], url: str) -> list[s
     fresh = make_app()
     client = fresh.test_client()
     with counting(fresh) as sent:
-        before = peek.reads()
         response = client.get(url)
         response.get_data()  # a streamed body runs its queries as it is read
-        sent += ["(services/peek.py)"] * (peek.reads() - before)
     assert response.status_code == 200, url
     return sent
 
