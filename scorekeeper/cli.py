@@ -1,4 +1,5 @@
-"""Command-line tools for operations: backups of the database and the JSON export."""
+"""Command-line tools for operations: backups of the database, the JSON export, and the
+sessions' summaries worked out again from their rounds."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from flask_migrate import upgrade
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
-from scorekeeper.services import backup
+from scorekeeper.services import backup, summaries
 
 
 def register_commands(app: Flask) -> None:
-    """`flask backup`, `flask restore`, `flask export-json`, `flask import-json`."""
+    """`flask backup`, `flask restore`, `flask export-json`, `flask import-json`,
+    `flask resummarise`."""
 
     @app.cli.command("backup")
     @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
@@ -76,6 +78,23 @@ def register_commands(app: Flask) -> None:
             raise click.ClickException(f"{path} is not JSON: {err}") from None
         counts = _guard(lambda: backup.import_everything(document))
         click.echo("Imported " + ", ".join(f"{n} {name}" for name, n in counts.items()) + ".")
+
+    @app.cli.command("resummarise")
+    @click.option(
+        "--batch",
+        default=summaries.BATCH,
+        show_default=True,
+        type=click.IntRange(1, 100_000),
+        help="Sessions worked out per transaction.",
+    )
+    def resummarise_command(batch: int) -> None:
+        """Work every session's summary and every seat's line out again from the rounds, with
+        the rules of this version (run it after a change of the standings rules)."""
+        done = summaries.resummarise(batch)
+        click.echo(
+            f"Worked out {done.sessions} sessions again from their rounds: "
+            f"{done.changed} of them had a summary or a seat's line that changed."
+        )
 
 
 def _run_postgres_tool(command: str) -> None:

@@ -5,8 +5,12 @@ Revises: 0004
 Create Date: 2026-11-30 08:27:06.009414
 
 The home page and the API's list of sessions read each session's summary from its row
-instead of every round. The summary of the sessions already played is worked out here by the
-rules module (the same standings the app derives), a few hundred sessions at a time.
+instead of every round. The summary of the sessions already played is worked out here, a few
+hundred sessions at a time, by a frozen copy of the standings as the rules gave them when this
+migration was written (_standing below). A migration imports none of the app's code: a later
+change of the rules must not change what an old migration computes, nor a rename break the
+upgrade of an old database. After a change of the standings rules, `flask resummarise` works
+every summary out again with the rules of the day.
 """
 
 import json
@@ -14,8 +18,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
-
-from scorekeeper.rules import standings
 
 # revision identifiers, used by Alembic.
 revision = "0005"
@@ -114,16 +116,31 @@ def _summaries(
         )
     ):
         by_number = played.get(row.id, {})
-        table = standings(
+        standing = _standing(
             list(names.get(row.id, {}).values()),
             [by_number[n] for n in sorted(by_number)],
             row.rounds_planned,
             bool((row.rules or {}).get("drop_worst_round")),
         )
-        top = table.totals[table.leaders[0]] if table.leaders else None
-        standing = {"leaders": list(table.leaders), "leading_total": top}
-        found.append((row.id, table.rounds_played, {**standing, "winners": list(table.winners)}))
+        found.append((row.id, len(by_number), standing))
     return found
+
+
+def _standing(
+    players: list[str], rounds: list[dict[str, int]], rounds_planned: int, drop_worst_round: bool
+) -> dict[str, Any]:
+    """The standing after `rounds` (round N is rounds[N-1], a score per player): the leaders
+    in seating order, their total, and the winners once the rounds planned are played. Each
+    total is the sum of the player's rounds; with drop-worst on and two rounds or more played,
+    less the player's lowest round. Frozen: the rules as they stood in this migration."""
+    totals = {p: sum(scores.get(p, 0) for scores in rounds) for p in players}
+    if drop_worst_round and len(rounds) >= 2:
+        for p in players:
+            totals[p] -= min(scores.get(p, 0) for scores in rounds)
+    top = max(totals.values()) if rounds and totals else None
+    leaders = [p for p in players if top is not None and totals[p] == top]
+    winners = leaders if len(rounds) >= rounds_planned else []
+    return {"leaders": leaders, "leading_total": top, "winners": winners}
 
 
 def downgrade() -> None:

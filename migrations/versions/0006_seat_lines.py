@@ -6,16 +6,17 @@ Create Date: 2026-11-30 09:40:00.000000
 
 The players' pages (services/stats.py) read each seat's line of its session's table from the
 seat instead of every round of the history. The lines of the sessions already played are
-worked out here by the rules module (the same standings the app derives), a few hundred
-sessions at a time.
+worked out here, a few hundred sessions at a time, by a frozen copy of the standings as the
+rules gave them when this migration was written (_totals_and_winners below). A migration
+imports none of the app's code: a later change of the rules must not change what an old
+migration computes, nor a rename break the upgrade of an old database. After a change of the
+standings rules, `flask resummarise` works every line out again with the rules of the day.
 """
 
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
-
-from scorekeeper.rules import standings
 
 # revision identifiers, used by Alembic.
 revision = "0006"
@@ -127,9 +128,9 @@ def _lines(connection: sa.Connection, low: int, high: int) -> list[tuple[int, di
     ):
         seated = names.get(row.id, {})
         by_number = played.get(row.id, {})
-        table = standings(
-            [str(seat) for seat in seated],
-            [{str(s): v for s, v in by_number[n].items()} for n in sorted(by_number)],
+        totals, winners = _totals_and_winners(
+            list(seated),
+            [by_number[n] for n in sorted(by_number)],
             row.rounds_planned,
             bool((row.rules or {}).get("drop_worst_round")),
         )
@@ -137,8 +138,8 @@ def _lines(connection: sa.Connection, low: int, high: int) -> list[tuple[int, di
         for seat in seated:
             mine = [scores[seat] for scores in by_number.values() if seat in scores]
             line = {
-                "total": table.totals[str(seat)],
-                "won": str(seat) in table.winners,
+                "total": totals[seat],
+                "won": seat in winners,
                 "rounds_won": won_rounds.count(seat),
                 "score_sum": sum(mine),
                 "best_score": max(mine, default=None),
@@ -146,6 +147,23 @@ def _lines(connection: sa.Connection, low: int, high: int) -> list[tuple[int, di
             }
             found.append((seat, line))
     return found
+
+
+def _totals_and_winners(
+    seats: list[int], rounds: list[dict[int, int]], rounds_planned: int, drop_worst_round: bool
+) -> tuple[dict[int, int], list[int]]:
+    """Each seat's total after `rounds` (round N is rounds[N-1], a score per seat) and the
+    seats that won: those with the highest total once the rounds planned are played. A total
+    is the sum of the seat's rounds; with drop-worst on and two rounds or more played, less
+    the seat's lowest round. Frozen: the rules as they stood in this migration."""
+    totals = {s: sum(scores.get(s, 0) for scores in rounds) for s in seats}
+    if drop_worst_round and len(rounds) >= 2:
+        for s in seats:
+            totals[s] -= min(scores.get(s, 0) for scores in rounds)
+    top = max(totals.values()) if rounds and totals else None
+    complete = len(rounds) >= rounds_planned
+    winners = [s for s in seats if complete and top is not None and totals[s] == top]
+    return totals, winners
 
 
 def downgrade() -> None:

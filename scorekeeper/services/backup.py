@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from scorekeeper.extensions import db
 from scorekeeper.models import HOUSEHOLD_ID, Household
 from scorekeeper.rules import RulesError
-from scorekeeper.services.sessions import summarise_every_session
+from scorekeeper.services.summaries import summarise_every_session
 
 FORMAT = "scorekeeper-backup"
 FORMAT_VERSION = 1

@@ -517,10 +517,15 @@ def touch(gs: GameSession, change: str = "Session changed", written: Round | Non
         for seat in gs.seats:
             for column, value in lines[seat.id].items():
                 so.attributes.set_committed_value(seat, column, value)
-    if table.complete:
-        gs.finished_at = gs.finished_at or datetime.now()
-    else:
-        gs.finished_at = None
+    gs.finished_at = finished_at_of(table, gs.finished_at)
+
+
+def finished_at_of(table: Standings, finished_at: datetime | None) -> datetime | None:
+    """When a session finished: as kept since the write that completed it, now when it has
+    just been completed, none while rounds remain to be played."""
+    if not table.complete:
+        return None
+    return finished_at or datetime.now()
 
 
 def table_of(
@@ -541,59 +546,6 @@ def table_of(
     return standings(
         list(names.values()), [rounds[n] for n in sorted(rounds)], rounds_planned, drop
     )
-
-
-def summarise_every_session() -> int:
-    """Derive every session's summary and its seats' lines again from its rounds (after a
-    backup is loaded, say): three statements to read and two batches of updates, whatever the
-    history's size."""
-    sessions = db.session.execute(
-        sa.select(GameSession.id, GameSession.rounds_planned, GameSession.rules)
-    ).all()
-    names: dict[int, dict[int, str]] = {row.id: {} for row in sessions}
-    for session_id, seat_id, name in db.session.execute(
-        sa.select(Seat.session_id, Seat.id, Seat.name).order_by(Seat.session_id, Seat.position)
-    ):
-        names[session_id][seat_id] = name
-    entries: dict[int, list[tuple[int, int | None, int | None, int | None]]] = {
-        row.id: [] for row in sessions
-    }
-    for session_id, *entry in db.session.execute(
-        sa.select(Round.session_id, Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
-        .select_from(Round)
-        .outerjoin(Entry, Entry.round_id == Round.id)
-    ):
-        entries[session_id].append(tuple(entry))  # type: ignore[arg-type]
-    updates = []
-    lines = []
-    for row in sessions:
-        played = entries[row.id]
-        table = table_of(names[row.id], [e[:3] for e in played], row.rounds_planned, row.rules)
-        updates.append(
-            {"sid": row.id, "played": table.rounds_played, "standing": standing_of(table)}
-        )
-        for seat, line in seat_lines(names[row.id], table, played).items():
-            lines.append({"seat": seat, **{f"line_{k}": v for k, v in line.items()}})
-    if lines:  # (a bound name may not be a column's: hence line_total and so on)
-        db.session.execute(
-            sa.update(Seat.__table__)
-            .where(Seat.__table__.c.id == sa.bindparam("seat"))
-            .values({column: sa.bindparam(f"line_{column}") for column in SEAT_LINE}),
-            lines,
-        )
-    if updates:
-        columns = GameSession.__table__.c
-        db.session.execute(
-            sa.update(GameSession.__table__)
-            .where(columns.id == sa.bindparam("sid"))
-            .values(
-                rounds_played=sa.bindparam("played"),
-                standing=sa.bindparam("standing"),
-                updated_at=columns.updated_at,  # the summary is no change the family made
-            ),
-            updates,
-        )
-    return len(updates)
 
 
 def session_version(session_id: int) -> int:

@@ -1,5 +1,8 @@
-"""Migrations build the schema on an empty database and match the models."""
+"""Migrations build the schema on an empty database and match the models, import none of
+the app's code, and take a database down and up with its rounds kept."""
 
+import ast
+import sys
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -8,6 +11,63 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.extensions import MIGRATIONS_DIR, db
+
+# What a migration may import: the standard library, Alembic and SQLAlchemy (and, for env.py,
+# the Flask app Flask-Migrate hands it). Never the app's own modules: a migration computes
+# what it computed when it was written, whatever the rules become, and survives any rename.
+MAY_IMPORT = set(sys.stdlib_module_names) | {"alembic", "sqlalchemy", "flask", "flask_migrate"}
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import in a Python file: at the top, inside functions (lazy),
+    relative ones, and importlib.import_module("...") or __import__("...") with a literal."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.lineno, "." * node.level + (node.module or "")))
+        elif isinstance(node, ast.Call) and node.args:
+            called = node.func
+            name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+            first = node.args[0]
+            if name in {"import_module", "__import__"}:
+                module = first.value if isinstance(first, ast.Constant) else "<computed>"
+                found.append((node.lineno, str(module)))
+    return sorted(found)
+
+
+def test_no_migration_imports_the_apps_code() -> None:
+    files = sorted(MIGRATIONS_DIR.rglob("*.py"))
+    assert len(files) >= 7  # env.py and the versions: the scan reads the files it means to
+    wrong = [
+        f"{path.relative_to(MIGRATIONS_DIR)}:{line} imports {module}"
+        for path in files
+        for line, module in imports_of(path)
+        if module.split(".")[0] not in MAY_IMPORT
+    ]
+    assert wrong == []
+
+
+def test_the_import_scan_sees_lazy_and_dynamic_imports(tmp_path: Path) -> None:
+    """The scan itself: an import inside a function, a relative one and importlib's are seen."""
+    source = tmp_path / "0099_example.py"
+    source.write_text(
+        "import sqlalchemy as sa\n"
+        "def upgrade():\n"
+        "    from scorekeeper.rules import standings\n"
+        "    import importlib\n"
+        "    importlib.import_module('scorekeeper.services')\n"
+        "    from . import helpers\n",
+        encoding="utf-8",
+    )
+    assert sorted(imports_of(source)) == [
+        (1, "sqlalchemy"),
+        (3, "scorekeeper.rules"),
+        (4, "importlib"),
+        (5, "scorekeeper.services"),
+        (6, "."),
+    ]
 
 
 def test_upgrade_reaches_head_and_matches_models(database_url: str, tmp_path: Path) -> None:
