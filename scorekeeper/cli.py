@@ -66,8 +66,8 @@ def register_commands(app: Flask) -> None:
 
 
 def _guard(action):  # type: ignore[no-untyped-def]
-    """Run an action; a rules error becomes a clean command-line error."""
+    """Run an action; a rules error becomes a clean command-line error, a problem a line."""
     try:
         return action()
     except RulesError as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException("\n".join(p.message for p in err.problems)) from None

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
+from scorekeeper.services.import_check import check_export
 from scorekeeper.services.sessions import summarise_every_session
 
 FORMAT = "scorekeeper-backup"
@@ -60,6 +61,9 @@ def import_everything(document: Any) -> dict[str, int]:
             raise RulesError.one(
                 "bad_backup", "The database already holds scores: import into an empty one."
             )
+    # Every record is checked before the first is written: a bad one names itself, and
+    # nothing of the export lands (the inserts below are one transaction too).
+    check_export(tables, _tables())
     counts: dict[str, int] = {}
     try:
         for table in _tables():
