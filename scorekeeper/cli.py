@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 from flask import Flask
 
 from scorekeeper.extensions import db
+from scorekeeper.files import open_private
 from scorekeeper.rules import RulesError
 from scorekeeper.services import backup
 
@@ -49,7 +51,9 @@ def register_commands(app: Flask) -> None:
     def export_json_command(path: Path) -> None:
         """Write every session, round and player to PATH as JSON."""
         document = backup.export_everything()
-        path.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+        text = json.dumps(document, ensure_ascii=False, indent=1)
+        with os.fdopen(open_private(path, truncate=True), "w", encoding="utf-8") as out:
+            out.write(text)  # 0600: every score and name of the family
         sizes = ", ".join(f"{len(rows)} {name}" for name, rows in document["tables"].items())
         click.echo(f"Exported {sizes} to {path}.")
 

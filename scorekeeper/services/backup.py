@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from datetime import date, datetime
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
+from scorekeeper.files import open_private
 from scorekeeper.rules import RulesError
 from scorekeeper.services.import_check import check_export
 from scorekeeper.services.sessions import summarise_every_session
@@ -114,6 +116,7 @@ def sqlite_path() -> Path | None:
 def backup_sqlite(source: Path, target: Path) -> None:
     """Copy a live SQLite database consistently (the online backup API), writers or not."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    os.close(open_private(target))  # 0600 before SQLite writes a byte (its journal follows)
     with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
         src.backup(dst)
     with sqlite3.connect(target) as check:
