@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.config import Defaults
 from scorekeeper.extensions import MIGRATIONS_DIR, csrf, db, migrate
+from scorekeeper.files import create_private_sqlite
 
 
 def create_app(
@@ -32,6 +33,8 @@ def create_app(
     if test_config is None or "SQLALCHEMY_DATABASE_URI" not in test_config:
         app.config["SQLALCHEMY_DATABASE_URI"] = _configured_database_url(app)
     app.config["SQLALCHEMY_DATABASE_URI"] = sqlalchemy_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    # The scores are the family's: a new SQLite file (and so its -wal and -shm) is 0600.
+    create_private_sqlite(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(Path(app.instance_path))
 

@@ -4,6 +4,7 @@ sessions' summaries worked out again from their rounds."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ from flask import Flask
 from flask_migrate import upgrade
 
 from scorekeeper.extensions import db
+from scorekeeper.files import open_private
 from scorekeeper.rules import RulesError
 from scorekeeper.services import backup, summaries
 
@@ -64,7 +66,9 @@ def register_commands(app: Flask) -> None:
     def export_json_command(path: Path) -> None:
         """Write every session, round and player to PATH as JSON."""
         document = backup.export_everything()
-        path.write_text(json.dumps(document, ensure_ascii=False, indent=1), encoding="utf-8")
+        text = json.dumps(document, ensure_ascii=False, indent=1)
+        with os.fdopen(open_private(path, truncate=True), "w", encoding="utf-8") as out:
+            out.write(text)  # 0600: every score and name of the family
         sizes = ", ".join(f"{len(rows)} {name}" for name, rows in document["tables"].items())
         click.echo(f"Exported {sizes} to {path}.")
 
@@ -111,8 +115,8 @@ def _run_postgres_tool(command: str) -> None:
 
 
 def _guard(action):  # type: ignore[no-untyped-def]
-    """Run an action; a rules error becomes a clean command-line error."""
+    """Run an action; a rules error becomes a clean command-line error, a problem a line."""
     try:
         return action()
     except RulesError as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException("\n".join(p.message for p in err.problems)) from None

@@ -35,15 +35,38 @@ def lan_addresses() -> list[str]:
     return sorted(addresses, key=ipaddress.IPv4Address)
 
 
+# waitress reads every request (headers and body) on its one event-loop thread and hands it to
+# a worker thread only once complete, so a slow client holds a connection, never a thread. What
+# a trickle of slow connections can exhaust is the number of open connections: at waitress's
+# default limit (100) 45 trickling clients plus the family's phones' idle keep-alive
+# connections (a browser keeps up to 6 per server) stop it accepting anyone. Hence:
+LIMITS = {
+    "threads": 8,  # requests served at once (pages take milliseconds)
+    # Open connections before waitress stops accepting new ones: well above what slow clients
+    # on a home network reach. poll() instead of select(), whose file descriptors end at 1024.
+    "connection_limit": 500,
+    "asyncore_use_poll": True,
+    # A connection that sends and receives nothing for 30 s is closed (checked every 5 s), so
+    # idle connections do not pile up; the phones open a new one when they next ask.
+    "channel_timeout": 30,
+    "cleanup_interval": 5,
+    # What waitress buffers for one request before the app sees it (the app itself refuses
+    # bodies over 64 KiB): headers 32 KiB, bodies 1 MiB (waitress's defaults: 256 KiB, 1 GiB).
+    "max_request_header_size": 32 * 1024,
+    "max_request_body_size": 1024 * 1024,
+}
+
+
 def main() -> None:
-    """Start the server on PORT (default 5000) on every interface."""
+    """Start the server on PORT (default 5000) on every interface (HOST to choose one)."""
     port = int(os.environ.get("PORT", "5000"))
+    host = os.environ.get("HOST", "0.0.0.0")
     app = create_app()
     print("Scorekeeper is running. Open one of these on a phone on the same Wi-Fi:")
-    for address in lan_addresses():
-        print(f"  http://{address}:{port}/")
-    print(f"  http://localhost:{port}/", flush=True)
-    waitress.serve(app, host="0.0.0.0", port=port, threads=8)
+    shown = [*lan_addresses(), "localhost"] if host == "0.0.0.0" else [host]
+    for address in shown:
+        print(f"  http://{address}:{port}/", flush=True)
+    waitress.serve(app, host=host, port=port, **LIMITS)
 
 
 if __name__ == "__main__":

@@ -312,13 +312,21 @@ def _paper(players: Sequence[str], entry: RoundEntry, settings: Settings) -> Sco
             "scores",
             who=_and_list(positive),
         )
-    if not positive:
+    if not positive and settings.winner_bonus:
         raise RulesError.one(
             "zero_sum", "Nobody scored plus: the winner of the round scores plus.", "scores"
         )
+    # Every entry 0 adds up to 0 with nobody plus: what an empty pool with equal racks scores
+    # (RULES.md 6). The sheet does not say who took such a round, so nobody won it: it counts
+    # as a round won for no one. With a winner bonus the winner always scores plus.
     ordered = {p: scores[p] for p in players}
     return ScoredRound(
-        "scores", positive[0], ordered, {}, {}, _flags(players, ordered, {}, settings)
+        "scores",
+        positive[0] if positive else None,
+        ordered,
+        {},
+        {},
+        _flags(players, ordered, {}, settings),
     )
 
 

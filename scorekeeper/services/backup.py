@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import shlex
 import sqlite3
@@ -12,8 +13,10 @@ from typing import Any
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
+from scorekeeper.files import open_private
 from scorekeeper.models import HOUSEHOLD_ID, Household
 from scorekeeper.rules import RulesError
+from scorekeeper.services.import_check import check_export
 from scorekeeper.services.summaries import summarise_every_session
 
 FORMAT = "scorekeeper-backup"
@@ -63,6 +66,9 @@ def import_everything(document: Any) -> dict[str, int]:
             raise RulesError.one(
                 "bad_backup", "The database already holds scores: import into an empty one."
             )
+    # Every record is checked before the first is written: a bad one names itself, and
+    # nothing of the export lands (the inserts below are one transaction too).
+    check_export(tables, _tables())
     counts: dict[str, int] = {}
     try:
         for table in _tables():
@@ -137,6 +143,7 @@ def sqlite_path() -> Path | None:
 def backup_sqlite(source: Path, target: Path) -> None:
     """Copy a live SQLite database consistently (the online backup API), writers or not."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    os.close(open_private(target))  # 0600 before SQLite writes a byte (its journal follows)
     with sqlite3.connect(source) as src, sqlite3.connect(target) as dst:
         src.backup(dst)
     with sqlite3.connect(target) as check:

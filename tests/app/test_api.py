@@ -386,7 +386,8 @@ def test_zero_sum(client: FlaskClient) -> None:
     assert (
         "only the winner" in refused(client, session_id, two_winners, 422, "zero_sum")[0]["message"]
     )
-    refused(client, session_id, paper(PLAYERS, [0, 0, 0, 0]), 422, "zero_sum")
+    # Every score 0 adds up with nobody plus (RULES.md 6): accepted, and nobody won it.
+    assert add(client, session_id, paper(PLAYERS, [0, 0, 0, 0]))["winner"] is None
 
 
 def test_confirm_required_then_confirmed(client: FlaskClient) -> None:

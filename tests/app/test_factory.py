@@ -102,7 +102,8 @@ def test_secret_key_generated_once_and_reused(tmp_path: Path) -> None:
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     second = create_app(instance_path=str(tmp_path))
     assert second.config["SECRET_KEY"] == first.config["SECRET_KEY"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["secret_key"]
+    # No draft key left behind; the empty database file is made private at start (0600).
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scorekeeper.sqlite", "secret_key"]
 
 
 def test_configured_secret_key_writes_no_file(tmp_path: Path) -> None:

@@ -34,6 +34,9 @@ START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 
 SERVER_KINDS = ("waitress", "gunicorn")
+# The server `make run` starts (scorekeeper/serve.py: waitress with its limits), for the tests
+# of what those limits are for; not one of the kinds every server test runs on.
+MAKE_RUN = "make-run"
 
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
@@ -185,7 +188,7 @@ class Server:
     """The app served by waitress or by gunicorn with 4 workers, in its own process group."""
 
     def __init__(self, kind: str, database_url: str, log_path: Path) -> None:
-        assert kind in SERVER_KINDS
+        assert kind in (*SERVER_KINDS, MAKE_RUN)
         self.kind = kind
         self.database_url = database_url
         self.log_path = log_path
@@ -195,6 +198,8 @@ class Server:
 
     def command(self) -> list[str]:
         bind = f"{HOST}:{self.port}"
+        if self.kind == MAKE_RUN:
+            return [sys.executable, "-m", "scorekeeper.serve"]
         if self.kind == "waitress":
             return [
                 sys.executable,
@@ -216,6 +221,12 @@ class Server:
             "scorekeeper:create_app()",
         ]
 
+    def environment(self) -> dict[str, str]:
+        env = server_environment(self.database_url)
+        if self.kind == MAKE_RUN:  # serve.py takes its address and port from the environment
+            env.update(HOST=HOST, PORT=str(self.port))
+        return env
+
     def start(self) -> Server:
         """Start on a free port and wait until /healthz answers (a few tries if a port races)."""
         for _attempt in range(3):
@@ -224,7 +235,7 @@ class Server:
                 self.process = subprocess.Popen(
                     self.command(),
                     cwd=REPO,
-                    env=server_environment(self.database_url),
+                    env=self.environment(),
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,  # its own process group: one signal stops it all

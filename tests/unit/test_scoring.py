@@ -242,9 +242,25 @@ def test_paper_two_positive_refused() -> None:
     assert "A and C" in err.message
 
 
-def test_paper_nobody_plus_refused() -> None:
-    err = refused(["A", "B"], "scores", scores={"A": 0, "B": 0})
+def test_paper_all_zero_accepted_with_nobody_winning() -> None:
+    # RULES.md 6: it adds up to 0 with nobody plus, as an empty pool with equal racks scores.
+    result = score(ABCD, "scores", scores={"A": 0, "B": 0, "C": 0, "D": 0})
+    assert result.scores == {"A": 0, "B": 0, "C": 0, "D": 0}
+    assert result.winner is None
+    assert result.flags == ()
+
+
+def test_paper_zeros_with_a_minus_still_refused() -> None:
+    err = refused(["A", "B", "C"], "scores", scores={"A": 0, "B": 0, "C": -4})
     assert err.code == "zero_sum"
+    assert "-4" in err.message
+
+
+def test_paper_all_zero_with_winner_bonus_refused() -> None:
+    # With a bonus the winner scores the bonus, so a round always has a plus.
+    err = refused(["A", "B"], "scores", settings=BONUS, scores={"A": 0, "B": 0})
+    assert err.code == "zero_sum"
+    assert "Nobody scored plus" in err.message
 
 
 def test_paper_problems() -> None:

@@ -1,0 +1,326 @@
+"""What a JSON export must hold before any of it is imported (services.backup).
+
+Every row has the shape of its table; every reference points at a row of the export; each
+session's settings and players pass the rules (Settings, check_players); every round is
+scored again by the rules (score_round) and must give what is stored. Each problem names its
+record ("Session 3, round 2: ..."), and all of them are reported at once, before anything is
+written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from scorekeeper.rules import (
+    Problem,
+    Rack,
+    RoundEntry,
+    RulesError,
+    Settings,
+    check_players,
+    score_round,
+)
+from scorekeeper.services.sessions import MAX_ROUNDS
+
+Rows = dict[str, list[dict[str, Any]]]
+# The largest number PostgreSQL's integer holds (SQLite would take more, and lose it later).
+LARGEST_INTEGER = 2**31 - 1
+
+
+def check_export(tables: Mapping[str, Any], schema: Sequence[sa.Table]) -> None:
+    """Raise a RulesError (code bad_backup) naming every bad record of the export's tables."""
+    problems: list[Problem] = []
+    rows = _shaped(tables, schema, problems)
+    if not problems:
+        _references(rows, schema, problems)
+    if not problems:
+        _sessions(rows, problems)
+    if problems:
+        raise RulesError(problems)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _shaped(tables: Mapping[str, Any], schema: Sequence[sa.Table], problems: list[Problem]) -> Rows:
+    """Each table a list of rows, each row an object whose values fit their columns."""
+    rows: Rows = {}
+    for table in schema:
+        given = tables.get(table.name, [])
+        if not isinstance(given, list):
+            problems.append(
+                Problem(
+                    "bad_backup",
+                    "The export's %(table)s is not a list of rows.",
+                    {"table": table.name},
+                )
+            )
+            continue
+        rows[table.name] = []
+        for row in given:
+            if not isinstance(row, dict):
+                problems.append(
+                    Problem(
+                        "bad_backup",
+                        "The export's %(table)s holds %(value)s, which is not a row.",
+                        {"table": table.name, "value": _shown(row)},
+                    )
+                )
+                continue
+            for column in table.columns:
+                if not _fits(column, row.get(column.name)):
+                    problems.append(
+                        Problem(
+                            "bad_backup",
+                            "%(table)s row with id %(id)s: %(column)s cannot hold %(value)s.",
+                            {
+                                "table": table.name,
+                                "id": _shown(row.get("id")),
+                                "column": column.name,
+                                "value": _shown(row.get(column.name)),
+                            },
+                        )
+                    )
+            rows[table.name].append(row)
+        _unique(table, rows[table.name], problems)
+    return rows
+
+
+def _fits(column: sa.Column[Any], value: Any) -> bool:
+    """A value this column can hold as the app writes it (None only where the app leaves
+    it empty, or where the column's default fills it)."""
+    if value is None:
+        return column.nullable or column.default is not None or column.server_default is not None
+    kind = column.type
+    if isinstance(kind, sa.Boolean):
+        return isinstance(value, bool)
+    if isinstance(kind, sa.Integer):
+        return (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) <= LARGEST_INTEGER
+        )
+    if isinstance(kind, sa.String):
+        return isinstance(value, str) and (kind.length is None or len(value) <= kind.length)
+    if isinstance(kind, sa.DateTime | sa.Date):
+        parse = datetime.fromisoformat if isinstance(kind, sa.DateTime) else date.fromisoformat
+        try:
+            parse(value)
+        except (TypeError, ValueError):
+            return False
+        return True
+    return True  # JSON: the sessions' rules are the rules' to check (_sessions)
+
+
+def _unique(table: sa.Table, rows: list[dict[str, Any]], problems: list[Problem]) -> None:
+    """No two rows with one primary key, or with the values of one unique constraint."""
+    keys = [tuple(c.name for c in table.primary_key.columns)] + [
+        tuple(c.name for c in constraint.columns)
+        for constraint in table.constraints
+        if isinstance(constraint, sa.UniqueConstraint)
+    ]
+    keys += [(c.name,) for c in table.columns if c.unique]
+    for names in keys:
+        seen: set[str] = set()
+        for row in rows:
+            if any(row.get(n) is None for n in names):
+                continue  # NULLs never clash (idempotency keys of rounds without one)
+            value = json.dumps([row.get(n) for n in names], default=str)
+            if value in seen:
+                problems.append(
+                    Problem(
+                        "bad_backup",
+                        "%(table)s row with id %(id)s: the same %(columns)s as another row.",
+                        {
+                            "table": table.name,
+                            "id": _shown(row.get("id")),
+                            "columns": ", ".join(names),
+                        },
+                    )
+                )
+            seen.add(value)
+
+
+def _references(rows: Rows, schema: Sequence[sa.Table], problems: list[Problem]) -> None:
+    """Every foreign key points at a row the export holds."""
+    for table in schema:
+        for key in table.foreign_keys:
+            target = key.column
+            present = {r.get(target.name) for r in rows.get(target.table.name, [])}
+            for row in rows.get(table.name, []):
+                value = row.get(key.parent.name)
+                if value is not None and value not in present:
+                    problems.append(
+                        Problem(
+                            "bad_backup",
+                            "%(table)s row with id %(id)s: %(column)s %(value)s is in no row "
+                            "of %(target)s.",
+                            {
+                                "table": table.name,
+                                "id": _shown(row.get("id")),
+                                "column": key.parent.name,
+                                "value": _shown(value),
+                                "target": target.table.name,
+                            },
+                        )
+                    )
+
+
+def _in_session(session_id: int, problems: Sequence[Problem]) -> list[Problem]:
+    return [
+        Problem(
+            "bad_backup", "Session %(session)d: %(problem)s", {"session": session_id, "problem": p}
+        )
+        for p in problems
+    ]
+
+
+def _in_round(session_id: int, number: int, problems: Sequence[Problem]) -> list[Problem]:
+    return [
+        Problem(
+            "bad_backup",
+            "Session %(session)d, round %(round)d: %(problem)s",
+            {"session": session_id, "round": number, "problem": p},
+        )
+        for p in problems
+    ]
+
+
+def _sessions(rows: Rows, problems: list[Problem]) -> None:
+    """Each session's settings, players and agreed rounds, then each of its rounds."""
+    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for seat in rows["seats"]:
+        seats[seat["session_id"]].append(seat)
+    rounds: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for rnd in rows["rounds"]:
+        rounds[rnd["session_id"]].append(rnd)
+    entries: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for entry in rows["entries"]:
+        entries[entry["round_id"]].append(entry)
+    for session in rows["sessions"]:
+        sid = session["id"]
+        found: list[Problem] = []
+        settings = None
+        try:
+            settings = Settings.from_dict(session["rules"])
+        except RulesError as err:
+            found += err.problems
+        if not 1 <= session["rounds_planned"] <= MAX_ROUNDS:
+            found.append(
+                Problem("bad_setting", "Rounds must be from 1 to %(max)d.", {"max": MAX_ROUNDS})
+            )
+        seated = sorted(seats[sid], key=lambda s: s["position"])
+        names: dict[int, str] = {s["id"]: s["name"] for s in seated}
+        if settings is not None:
+            try:
+                check_players(list(names.values()), settings)
+            except RulesError as err:
+                found += err.problems
+        played = sorted(rounds[sid], key=lambda r: r["number"])
+        numbers = [r["number"] for r in played]
+        if numbers != list(range(1, len(played) + 1)):
+            found.append(
+                Problem(
+                    "bad_backup",
+                    "Its rounds are numbered %(numbers)s, not 1 to %(count)d.",
+                    {"numbers": ", ".join(str(n) for n in numbers), "count": len(played)},
+                )
+            )
+        if len(played) > session["rounds_planned"]:
+            found.append(
+                Problem(
+                    "bad_backup",
+                    "%(count)d rounds are stored, but %(planned)d were agreed.",
+                    {"count": len(played), "planned": session["rounds_planned"]},
+                )
+            )
+        problems += _in_session(sid, found)
+        if settings is None or found:
+            continue  # its rounds cannot be scored without its settings and players
+        every_seat = {s["id"]: s["name"] for s in rows["seats"]}
+        for rnd in played:
+            mine = entries[rnd["id"]]
+            found = _round(list(names.values()), names, every_seat, rnd, mine, settings)
+            problems += _in_round(sid, rnd["number"], found)
+
+
+def _round(
+    players: list[str],
+    names: Mapping[int, str],
+    every_seat: Mapping[int, str],
+    rnd: Mapping[str, Any],
+    entries: Sequence[Mapping[str, Any]],
+    settings: Settings,
+) -> list[Problem]:
+    """Score the round again from its stored inputs (as services.rounds.round_body reads
+    them) and compare with the stored scores, racks and winner."""
+    strangers = [e["seat_id"] for e in entries if e["seat_id"] not in names]
+    if rnd["winner_seat_id"] is not None and rnd["winner_seat_id"] not in names:
+        strangers.append(rnd["winner_seat_id"])
+    if strangers:
+        return [
+            Problem(
+                "unknown_player",
+                "%(name)s is not playing in this session.",
+                {"name": every_seat[seat]},
+                every_seat[seat],
+            )
+            for seat in strangers
+        ]
+    by_player = {names[e["seat_id"]]: e for e in entries}
+    racks: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    scores: dict[str, int] = {}
+    for player, entry in by_player.items():
+        scores[player] = entry["score"]
+        if entry["tiles"]:
+            racks[player] = entry["tiles"].split()
+        elif entry["rack_value"] is not None:
+            racks[player] = entry["rack_value"]
+            if entry["tile_count"] is not None:
+                counts[player] = entry["tile_count"]
+    winner = names.get(rnd["winner_seat_id"]) if rnd["winner_seat_id"] else None
+    try:
+        parsed = {p: Rack.from_entry(v, settings, p) for p, v in racks.items()}
+        if rnd["ending"] == "scores":
+            entry = RoundEntry("scores", scores=scores)
+        else:
+            entry = RoundEntry(rnd["ending"], winner, parsed, counts)
+        scored = score_round(players, entry, settings, confirm=True)
+    except RulesError as err:
+        return err.problems
+    found = []
+    for player in players:
+        stored = by_player.get(player)
+        if stored is None:
+            found.append(
+                Problem("missing_player", "%(player)s: enter what is left.", {"player": player})
+            )
+            continue
+        derived = {
+            "score": scored.scores[player],
+            "rack_value": scored.racks[player].value if player in scored.racks else None,
+        }
+        found += [
+            Problem(
+                "bad_backup",
+                "%(player)s: %(column)s is stored as %(stored)s, the rules give %(derived)s.",
+                {
+                    "player": player,
+                    "column": column,
+                    "stored": _shown(stored[column]),
+                    "derived": _shown(value),
+                },
+            )
+            for column, value in derived.items()
+            if stored[column] != value
+        ]
+    if scored.winner != winner:
+        found.append(Problem("bad_backup", "The stored winner is not the one the rules give.", {}))
+    return found
