@@ -16,7 +16,8 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,8 @@ START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 
 SERVER_KINDS = ("waitress", "gunicorn")
+# Also startable: "make-run", the server exactly as `make run` starts it (scorekeeper.serve).
+OTHER_KINDS = ("make-run",)
 
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
@@ -90,14 +93,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def server_environment(database_url: str) -> dict[str, str]:
-    """The environment a server or `flask` command runs in: our database, a test secret, and
-    none of the caller's Scorekeeper settings (a passphrase, another database)."""
+def server_environment(
+    database_url: str, settings: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment a server or `flask` command runs in: our database, a test secret, the
+    given settings, and none of the caller's Scorekeeper settings (a passphrase, a database)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
     env.pop("DATABASE_URL", None)
     env["SCOREKEEPER_SECRET_KEY"] = "server-test-secret"
     env["SCOREKEEPER_DATABASE_URL"] = database_url
     env["PYTHONUNBUFFERED"] = "1"
+    env.update(settings or {})
     return env
 
 
@@ -182,19 +188,32 @@ RUN_TALLY = Tally()
 
 
 class Server:
-    """The app served by waitress or by gunicorn with 4 workers, in its own process group."""
+    """The app served by waitress or by gunicorn with 4 workers (or `workers`), or as `make run`
+    serves it, in its own process group; `settings` are added to its environment."""
 
-    def __init__(self, kind: str, database_url: str, log_path: Path) -> None:
-        assert kind in SERVER_KINDS
+    def __init__(
+        self,
+        kind: str,
+        database_url: str,
+        log_path: Path,
+        *,
+        workers: int = 4,
+        settings: Mapping[str, str] | None = None,
+    ) -> None:
+        assert kind in SERVER_KINDS + OTHER_KINDS
         self.kind = kind
         self.database_url = database_url
         self.log_path = log_path
+        self.workers = workers
+        self.settings = dict(settings or {})
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.tally = Tally()
 
     def command(self) -> list[str]:
         bind = f"{HOST}:{self.port}"
+        if self.kind == "make-run":  # PORT is in its environment (see start)
+            return [sys.executable, "-m", "scorekeeper.serve"]
         if self.kind == "waitress":
             return [
                 sys.executable,
@@ -210,7 +229,7 @@ class Server:
             "-m",
             "gunicorn",
             "-w",
-            "4",
+            str(self.workers),
             "-b",
             bind,
             "scorekeeper:create_app()",
@@ -224,7 +243,9 @@ class Server:
                 self.process = subprocess.Popen(
                     self.command(),
                     cwd=REPO,
-                    env=server_environment(self.database_url),
+                    env=server_environment(
+                        self.database_url, self.settings | {"PORT": str(self.port)}
+                    ),
                     stdout=log,
                     stderr=subprocess.STDOUT,
                     start_new_session=True,  # its own process group: one signal stops it all
@@ -298,22 +319,25 @@ class Server:
         *,
         form: Mapping[str, str] | None = None,
         cookie: str | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Reply:
         """One request on its own connection: a JSON body, or a form as a browser posts it
-        (with the session cookie). Raises OSError when the server is gone."""
+        (with the session cookie), with any extra headers. Raises OSError when the server is
+        gone."""
         conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT_S)
         try:
-            headers = {"Accept": "application/json" if form is None else "text/html"}
+            sent = {"Accept": "application/json" if form is None else "text/html"}
+            sent.update(headers or {})
             payload = None
             if body is not None:
                 payload = json.dumps(body).encode()
-                headers["Content-Type"] = "application/json"
+                sent["Content-Type"] = "application/json"
             if form is not None:
                 payload = urllib.parse.urlencode(form).encode()
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
+                sent["Content-Type"] = "application/x-www-form-urlencoded"
             if cookie:
-                headers["Cookie"] = cookie
-            conn.request(method, path, body=payload, headers=headers)
+                sent["Cookie"] = cookie
+            conn.request(method, path, body=payload, headers=sent)
             response = conn.getresponse()
             raw = response.read()
         finally:
@@ -340,6 +364,18 @@ class Server:
         reply = self.request("GET", f"/api/v1/sessions/{session_id}")
         assert reply.status == 200, reply
         return reply.body  # type: ignore[no-any-return]
+
+
+def at_once(calls: Sequence[Callable[[], Reply]]) -> list[Reply]:
+    """Run the calls on as many threads, released together by a barrier."""
+    barrier = threading.Barrier(len(calls), timeout=20)
+
+    def run(call: Callable[[], Reply]) -> Reply:
+        barrier.wait()
+        return call()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(run, calls))
 
 
 def went_out(players: Sequence[str], winner: str, racks: Sequence[int]) -> dict[str, Any]:
