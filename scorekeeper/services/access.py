@@ -208,10 +208,31 @@ def _wait(failures: list[datetime]) -> int | None:
     return max(1, math.ceil((free_at - _now()).total_seconds()))
 
 
-def _record_failure(address: str) -> None:
-    """Count a wrong guess, and forget every guess older than the window (any address)."""
+def _serialise_guesses() -> None:
+    """Inside a write transaction, wait for every other one that counts or forgets guesses.
+
+    SQLite: the transaction began IMMEDIATE (begin_write), which already serialises it with
+    every other writer. PostgreSQL: the table of guesses is locked against other writers until
+    this transaction ends (plain reads go on), in every server process alike.
+    """
+    if db.engine.dialect.name == "postgresql":
+        db.session.execute(sa.text("LOCK TABLE failed_sign_ins IN SHARE ROW EXCLUSIVE MODE"))
+
+
+def _take_a_guess(address: str) -> None:
+    """Count a guess before it is weighed, or refuse it: atomic, in one transaction.
+
+    Under the lock, count this address's guesses in the window; at the limit raise
+    TooManyAttempts, else record this one (it is forgotten again if it proves right) and
+    forget every guess older than the window (any address). So however many guesses arrive at
+    once, through however many threads and processes, at most the limit are weighed.
+    """
     begin_write()
     try:
+        _serialise_guesses()
+        wait = _wait(_recent_failures(address))
+        if wait is not None:
+            raise TooManyAttempts(wait)
         now = _now()
         db.session.execute(
             sa.delete(FailedSignIn).where(FailedSignIn.attempted_at <= now - _window())
@@ -226,6 +247,7 @@ def _record_failure(address: str) -> None:
 def _forget_failures(address: str) -> None:
     begin_write()
     try:
+        _serialise_guesses()
         db.session.execute(sa.delete(FailedSignIn).where(FailedSignIn.address == address[:64]))
         db.session.commit()
     except BaseException:
@@ -233,20 +255,27 @@ def _forget_failures(address: str) -> None:
         raise
 
 
-def _matches(passphrase_hash: str, text: str) -> bool:
-    """check_password_hash (constant-time), remembering right guesses by a keyed digest, so an
-    API client sending its bearer token on every call pays for the slow hash only once."""
-    seen: set[bytes] = current_app.extensions.setdefault(VERIFIED, set())
-    key = hmac.new(
+def _digest(passphrase_hash: str, text: str) -> bytes:
+    return hmac.new(
         _secret(current_app), passphrase_hash.encode() + b"\0" + text.encode(), hashlib.sha256
     ).digest()
-    if key in seen:
-        return True
+
+
+def _verified() -> set[bytes]:
+    """Right guesses already weighed by this process, by a keyed digest, so an API client
+    sending its bearer token on every call pays for the slow hash only once."""
+    seen: set[bytes] = current_app.extensions.setdefault(VERIFIED, set())
+    return seen
+
+
+def _matches(passphrase_hash: str, text: str) -> bool:
+    """check_password_hash (constant-time), remembering a right guess."""
     if not check_password_hash(passphrase_hash, text):
         return False
+    seen = _verified()
     if len(seen) >= MAX_VERIFIED:
         seen.clear()
-    seen.add(key)
+    seen.add(_digest(passphrase_hash, text))
     return True
 
 
@@ -255,6 +284,8 @@ def check_passphrase(address: str, guess: str | None) -> None:
 
     While the address is over the limit, TooManyAttempts is raised even for the right one;
     a wrong guess raises WrongPassphrase. With no passphrase set there is nothing to check.
+    A guess is counted before it is weighed (_take_a_guess), so a burst of guesses sent at
+    once weighs no more than the limit; a right one already seen needs neither.
     """
     state = access_state()
     if state.passphrase_hash is None:
@@ -264,11 +295,14 @@ def check_passphrase(address: str, guess: str | None) -> None:
     if wait is not None:
         raise TooManyAttempts(wait)
     text = clean(guess or "")
-    if text and _matches(state.passphrase_hash, text):
+    if text and _digest(state.passphrase_hash, text) in _verified():
         if failures:
             _forget_failures(address)
         return
-    _record_failure(address)
+    _take_a_guess(address)
+    if text and _matches(state.passphrase_hash, text):
+        _forget_failures(address)
+        return
     raise WrongPassphrase(Problem("unauthorized", "That is not the household passphrase."))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.config import Defaults
 from scorekeeper.rules import Settings
 
 JSON = "application/json"
@@ -126,6 +127,81 @@ ROUND_NUMBER = {
     "description": "The round's number within its session, from 1.",
     "schema": {"type": "integer", "minimum": 1},
 }
+ROUND_VERSION = {
+    "name": "version",
+    "in": "query",
+    "required": False,
+    "description": "The round's `version` as the client last read it: when given and the "
+    "round's version differs (someone edited it, or a delete moved another round to this "
+    "number, or it was deleted), nothing is removed and the answer is 409 `stale_round`. Left "
+    "out, the round now at this number is removed.",
+    "schema": {"type": "integer", "minimum": 1, "maximum": 999_999_999},
+}
+
+# --- The passphrase gate -------------------------------------------------------------------
+
+SECURITY_SCHEMES = {
+    "passphrase": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The household passphrase, once one is set (in the app or by "
+        "SCOREKEEPER_PASSPHRASE): `Authorization: Bearer <passphrase>` on every call. Without "
+        "a passphrase set (the default) every call is open and no credential is looked at.",
+    },
+    "phoneCookie": {
+        "type": "apiKey",
+        "in": "cookie",
+        "name": Defaults.ACCESS_COOKIE_NAME,
+        "description": "The cookie a phone gets when it signs in on the pages: the phone's own "
+        "pages call the API with it, and need no bearer token. A wrong `Authorization` header "
+        "is still refused when it comes with the cookie.",
+    },
+}
+# Either credential opens every operation of the document; none is needed while no
+# passphrase is set (the empty requirement).
+SECURITY: list[dict[str, list[str]]] = [{"passphrase": []}, {"phoneCookie": []}, {}]
+WWW_AUTHENTICATE = {
+    "WWW-Authenticate": {
+        "description": 'The challenge: `Bearer realm="Scorekeeper"`, with `error="invalid_token"` '
+        'for a wrong passphrase or `error="invalid_request"` for a header that is not '
+        "`Bearer <passphrase>`.",
+        "schema": {"type": "string"},
+    }
+}
+RETRY_AFTER = {
+    "Retry-After": {
+        "description": "Seconds until this address may guess again.",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+
+
+def _gate_answers() -> dict[str, Any]:
+    """The 401 and 429 of every operation behind the passphrase gate."""
+    return {
+        "401": _answer(
+            "A passphrase is set and the call carries neither it (`Authorization: Bearer "
+            "<passphrase>`) nor a signed-in phone's cookie, or the passphrase is wrong "
+            "(`unauthorized`; the wrong guess is counted). No session is read or changed.",
+            "Error",
+            {"wrong_passphrase": _problem("unauthorized", "That is not the household passphrase.")},
+            WWW_AUTHENTICATE,
+        ),
+        "429": _answer(
+            "Too many wrong passphrases from this address lately (5 in 10 minutes by "
+            "default): every passphrase, even the right one, waits `Retry-After` seconds "
+            "(`too_many_attempts`). No session is read or changed.",
+            "Error",
+            {
+                "too_many_attempts": _problem(
+                    "too_many_attempts",
+                    "Too many wrong passphrases from this device: try again in 10 minutes.",
+                )
+            },
+            RETRY_AFTER,
+        ),
+    }
+
 
 # --- Schemas -------------------------------------------------------------------------------
 
@@ -423,7 +499,9 @@ SCHEMAS: dict[str, Any] = {
             "version": {
                 "type": ["integer", "null"],
                 "description": "PUT only: the round's `version` the edit was made from; if the "
-                "round changed since, the edit is refused (409 `stale_round`).",
+                "round's version differs now (someone edited it, or a delete moved another "
+                "round to this number), the edit is refused (409 `stale_round`) and nothing "
+                "changes. Left out, the round now at this number is replaced.",
             },
         },
     },
@@ -857,6 +935,12 @@ MALFORMED = _errors(
     "Malformed body: not JSON, not an object, or a value of the wrong type (`bad_request`; "
     "`bad_setting` for an unknown setting or a setting of the wrong type).",
 )
+STALE_ROUND = _problem(
+    "stale_round",
+    "Someone changed round 1 meanwhile; it now reads Ann +85, Bo -22, Cy -55, Di -8. "
+    "Check it before saving again.",
+    "version",
+)
 TOO_LARGE = _errors("The body is larger than the server accepts (64 KiB by default).")
 UNKNOWN_SESSION = _errors("No such session (`not_found`).")
 UNKNOWN_ROUND = _errors("No such session or round (`not_found`).")
@@ -883,11 +967,14 @@ OPENAPI: dict[str, Any] = {
         "version": "1",
         "summary": "Keeps the score of Rummikub played with real tiles.",
         "description": (
-            "Sessions (an evening's play), their rounds, and the rules tools. Every error "
+            "Sessions (an evening's play), their rounds, and the rules tools. Once the "
+            "household sets a passphrase, every call needs it as `Authorization: Bearer "
+            "<passphrase>` (or a signed-in phone's cookie). Every error "
             'answers `{"errors": [{"code", "message", "field"?}]}` with status 400 (malformed '
-            "body, wrong types), 404 (unknown id or path), 405 (wrong method), 409 (conflict: "
-            "confirmation needed, session complete, duplicate round) or 422 (a rules "
-            "violation); nothing is written when an error is returned. See docs/API.md."
+            "body, wrong types), 401 (no or wrong passphrase), 404 (unknown id or path), 405 "
+            "(wrong method), 409 (conflict: confirmation needed, session complete, duplicate "
+            "round, stale round), 422 (a rules violation) or 429 (too many wrong passphrases); "
+            "nothing is written when an error is returned. See docs/API.md."
         ),
     },
     "tags": [
@@ -1086,7 +1173,10 @@ OPENAPI: dict[str, Any] = {
                     "404": UNKNOWN_ROUND,
                     "409": _errors(
                         "`confirm_required`, as when adding; `stale_round` when `version` is "
-                        "not the round's current one."
+                        "not the round's current one (it was edited, or a delete moved another "
+                        "round to this number): nothing changed; the message says what became "
+                        "of the round.",
+                        {"stale_round": STALE_ROUND},
                     ),
                     "413": TOO_LARGE,
                     "422": _errors(ROUND_RULES),
@@ -1096,9 +1186,19 @@ OPENAPI: dict[str, Any] = {
                 "operationId": "deleteRound",
                 "tags": ["rounds"],
                 "summary": "Remove a round; later rounds move up one number.",
+                "description": "Send `?version=N` with the round's `version` as last read, so "
+                "that a delete made from an old view never removes another round.",
+                "parameters": [ROUND_VERSION],
                 "responses": {
                     "204": {"description": "Removed."},
+                    "400": _errors("`version` is not a whole number from 1 (`bad_request`)."),
                     "404": UNKNOWN_ROUND,
+                    "409": _errors(
+                        "`stale_round`: `version` is not the round's current one (it was "
+                        "edited, or a delete moved another round to this number); nothing was "
+                        "removed.",
+                        {"stale_round": STALE_ROUND},
+                    ),
                 },
             },
         },
@@ -1220,5 +1320,18 @@ OPENAPI: dict[str, Any] = {
             },
         },
     },
-    "components": {"schemas": SCHEMAS},
+    "security": SECURITY,
+    "components": {"schemas": SCHEMAS, "securitySchemes": SECURITY_SCHEMES},
 }
+
+
+def _behind_the_gate(document: dict[str, Any]) -> None:
+    """Every operation is behind the passphrase gate (the open /healthz is not in the API):
+    each lists its 401 and 429, and none overrides the global `security`."""
+    for item in document["paths"].values():
+        for method, operation in item.items():
+            if method != "parameters":
+                operation["responses"].update(_gate_answers())
+
+
+_behind_the_gate(OPENAPI)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from typing import Any
 
@@ -17,6 +17,7 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
+from scorekeeper.config import Defaults
 from scorekeeper.web.openapi import OPENAPI
 
 API = "/api/v1"
@@ -24,6 +25,7 @@ JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
 HTTP_METHODS = ("get", "put", "post", "delete", "patch")
+PASSPHRASE = "tiles on the table"
 SCHEMAS = OPENAPI["components"]["schemas"]
 
 # --- A small JSON Schema checker for the keywords the document uses ---------------------------
@@ -492,9 +494,12 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, Any], Any, int]]:
         (ROUND, "put", first, "not json", 400),
         (ROUND, "put", {**here, "number": 9}, WENT_OUT, 404),
         (ROUND, "put", first, TYPO, 409),
+        (ROUND, "put", first, {**WENT_OUT, "version": 999_999}, 409),  # stale_round
         (ROUND, "put", first, {"ending": "scores", "scores": {"Ann": 1}}, 422),
         (ROUND, "put", first, BIG, 413),
         (ROUND, "delete", {**here, "number": 9}, None, 404),
+        (ROUND, "delete", {**first, "query": "?version=0"}, None, 400),
+        (ROUND, "delete", {**first, "query": "?version=999999"}, None, 409),  # stale_round
         (ROUND, "delete", first, None, 204),
         (ROUNDS, "post", here, {"ending": "scores", "scores": dict.fromkeys(PLAYERS, 0)}, 422),
     ]
@@ -512,7 +517,35 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, Any], Any, int]]:
     return steps
 
 
-def test_every_documented_status_happens_and_fits(client: FlaskClient) -> None:
+def gate_tour(app: Flask) -> set[tuple[str, str, str]]:
+    """Every operation behind a passphrase: 401 without it, 429 once too many were wrong.
+    The gate answers before the route, so no session needs to exist."""
+    client = app.test_client()
+    seen: set[tuple[str, str, str]] = set()
+    for path, method, _ in operations():
+        response = client.open(path.format(session_id=1, number=1), method=method.upper())
+        assert response.status_code == 401, (method, path, response.get_json())
+        check_answer(path, method, response)
+        seen.add((path, method, "401"))
+    for _ in range(app.config["ACCESS_FAILURE_LIMIT"]):
+        wrong = client.get(f"{API}/sessions", headers={"Authorization": "Bearer wrong wrong"})
+        assert wrong.status_code == 401
+        check_answer(SESSIONS, "get", wrong)
+    for path, method, _ in operations():
+        response = client.open(
+            path.format(session_id=1, number=1),
+            method=method.upper(),
+            headers={"Authorization": f"Bearer {PASSPHRASE}"},
+        )
+        assert response.status_code == 429, (method, path, response.get_json())
+        check_answer(path, method, response)
+        seen.add((path, method, "429"))
+    return seen
+
+
+def test_every_documented_status_happens_and_fits(
+    client: FlaskClient, make_app: Callable[..., Flask]
+) -> None:
     session_id = new_session(client)
     seen: set[tuple[str, str, str]] = set()
     for path, method, values, body, status in tour(session_id):
@@ -529,6 +562,7 @@ def test_every_documented_status_happens_and_fits(client: FlaskClient) -> None:
         assert response.status_code == status, (method, url, body, response.get_json())
         check_answer(path, method, response)
         seen.add((path, method, str(status)))
+    seen |= gate_tour(make_app(PASSPHRASE=PASSPHRASE))
     documented = {
         (path, method, status) for path, method, op in operations() for status in op["responses"]
     }
@@ -548,3 +582,48 @@ def test_session_complete_and_replay_fit(client: FlaskClient) -> None:
     assert replay.status_code == 200
     check_answer(ROUNDS, "post", replay)
     assert replay.get_json()["number"] == 2
+
+
+# --- The passphrase gate ----------------------------------------------------------------------
+
+
+def test_the_gate_is_documented_on_every_operation() -> None:
+    """The bearer scheme and the phone's cookie, either of which opens every operation (or
+    nothing while no passphrase is set), and the gate's 401 and 429 on each."""
+    schemes = OPENAPI["components"]["securitySchemes"]
+    assert schemes["passphrase"] == {**schemes["passphrase"], "type": "http", "scheme": "bearer"}
+    cookie = schemes["phoneCookie"]
+    assert (cookie["type"], cookie["in"]) == ("apiKey", "cookie")
+    assert cookie["name"] == Defaults.ACCESS_COOKIE_NAME
+    assert OPENAPI["security"] == [{"passphrase": []}, {"phoneCookie": []}, {}]
+    for path, method, op in operations():
+        assert "security" not in op, f"{method.upper()} {path} is behind the gate like the rest"
+        assert {"401", "429"} <= set(op["responses"]), f"{method.upper()} {path}"
+        assert "WWW-Authenticate" in op["responses"]["401"]["headers"]
+        assert "Retry-After" in op["responses"]["429"]["headers"]
+
+
+def test_a_signed_in_phones_cookie_opens_the_api(make_app: Callable[..., Flask]) -> None:
+    """The cookie scheme as documented: signed in on the pages, no bearer token needed."""
+    app = make_app(PASSPHRASE=PASSPHRASE)
+    client = app.test_client()
+    assert client.get(f"{API}/sessions").status_code == 401
+    signed_in = client.post("/sign-in", data={"passphrase": PASSPHRASE, "next": "/"})
+    assert signed_in.status_code == 303
+    assert client.get_cookie(OPENAPI["components"]["securitySchemes"]["phoneCookie"]["name"])
+    response = client.get(f"{API}/sessions")
+    assert response.status_code == 200
+    check_answer(SESSIONS, "get", response)
+
+
+def test_version_and_stale_round_are_documented_on_put_and_delete() -> None:
+    put = OPENAPI["paths"][ROUND]["put"]
+    delete = OPENAPI["paths"][ROUND]["delete"]
+    assert "version" in SCHEMAS["RoundInput"]["properties"]
+    assert resolve(put["requestBody"]["content"][JSON]["schema"]) is SCHEMAS["RoundInput"]
+    [version] = [p for p in delete["parameters"] if p["name"] == "version"]
+    assert (version["in"], version["required"]) == ("query", False)
+    assert version["schema"]["type"] == "integer"
+    for op in (put, delete):
+        examples = op["responses"]["409"]["content"][JSON]["examples"]
+        assert examples["stale_round"]["value"]["errors"][0]["code"] == "stale_round"

@@ -16,7 +16,8 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,11 @@ START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 10.0
 
 SERVER_KINDS = ("waitress", "gunicorn")
-# The server `make run` starts (scorekeeper/serve.py: waitress with its limits), for the tests
-# of what those limits are for; not one of the kinds every server test runs on.
+# Also startable: the server exactly as `make run` starts it (scorekeeper/serve.py: waitress
+# with its limits), for the tests of what those limits are for; not one of the kinds every
+# server test runs on.
 MAKE_RUN = "make-run"
+OTHER_KINDS = (MAKE_RUN,)
 
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
@@ -93,14 +96,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def server_environment(database_url: str) -> dict[str, str]:
-    """The environment a server or `flask` command runs in: our database, a test secret, and
-    none of the caller's Scorekeeper settings (a passphrase, another database)."""
+def server_environment(
+    database_url: str, settings: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment a server or `flask` command runs in: our database, a test secret, the
+    given settings, and none of the caller's Scorekeeper settings (a passphrase, a database)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
     env.pop("DATABASE_URL", None)
     env["SCOREKEEPER_SECRET_KEY"] = "server-test-secret"
     env["SCOREKEEPER_DATABASE_URL"] = database_url
     env["PYTHONUNBUFFERED"] = "1"
+    env.update(settings or {})
     return env
 
 
@@ -185,20 +191,31 @@ RUN_TALLY = Tally()
 
 
 class Server:
-    """The app served by waitress or by gunicorn with 4 workers, in its own process group."""
+    """The app served by waitress or by gunicorn with 4 workers (or `workers`), or as `make run`
+    serves it, in its own process group; `settings` are added to its environment."""
 
-    def __init__(self, kind: str, database_url: str, log_path: Path) -> None:
-        assert kind in (*SERVER_KINDS, MAKE_RUN)
+    def __init__(
+        self,
+        kind: str,
+        database_url: str,
+        log_path: Path,
+        *,
+        workers: int = 4,
+        settings: Mapping[str, str] | None = None,
+    ) -> None:
+        assert kind in SERVER_KINDS + OTHER_KINDS
         self.kind = kind
         self.database_url = database_url
         self.log_path = log_path
+        self.workers = workers
+        self.settings = dict(settings or {})
         self.port = 0
         self.process: subprocess.Popen[bytes] | None = None
         self.tally = Tally()
 
     def command(self) -> list[str]:
         bind = f"{HOST}:{self.port}"
-        if self.kind == MAKE_RUN:
+        if self.kind == MAKE_RUN:  # HOST and PORT are in its environment (see environment)
             return [sys.executable, "-m", "scorekeeper.serve"]
         if self.kind == "waitress":
             return [
@@ -215,14 +232,14 @@ class Server:
             "-m",
             "gunicorn",
             "-w",
-            "4",
+            str(self.workers),
             "-b",
             bind,
             "scorekeeper:create_app()",
         ]
 
     def environment(self) -> dict[str, str]:
-        env = server_environment(self.database_url)
+        env = server_environment(self.database_url, self.settings)
         if self.kind == MAKE_RUN:  # serve.py takes its address and port from the environment
             env.update(HOST=HOST, PORT=str(self.port))
         return env
@@ -309,22 +326,25 @@ class Server:
         *,
         form: Mapping[str, str] | None = None,
         cookie: str | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Reply:
         """One request on its own connection: a JSON body, or a form as a browser posts it
-        (with the session cookie). Raises OSError when the server is gone."""
+        (with the session cookie), with any extra headers. Raises OSError when the server is
+        gone."""
         conn = http.client.HTTPConnection(HOST, self.port, timeout=REQUEST_TIMEOUT_S)
         try:
-            headers = {"Accept": "application/json" if form is None else "text/html"}
+            sent = {"Accept": "application/json" if form is None else "text/html"}
+            sent.update(headers or {})
             payload = None
             if body is not None:
                 payload = json.dumps(body).encode()
-                headers["Content-Type"] = "application/json"
+                sent["Content-Type"] = "application/json"
             if form is not None:
                 payload = urllib.parse.urlencode(form).encode()
-                headers["Content-Type"] = "application/x-www-form-urlencoded"
+                sent["Content-Type"] = "application/x-www-form-urlencoded"
             if cookie:
-                headers["Cookie"] = cookie
-            conn.request(method, path, body=payload, headers=headers)
+                sent["Cookie"] = cookie
+            conn.request(method, path, body=payload, headers=sent)
             response = conn.getresponse()
             raw = response.read()
         finally:
@@ -351,6 +371,18 @@ class Server:
         reply = self.request("GET", f"/api/v1/sessions/{session_id}")
         assert reply.status == 200, reply
         return reply.body  # type: ignore[no-any-return]
+
+
+def at_once(calls: Sequence[Callable[[], Reply]]) -> list[Reply]:
+    """Run the calls on as many threads, released together by a barrier."""
+    barrier = threading.Barrier(len(calls), timeout=20)
+
+    def run(call: Callable[[], Reply]) -> Reply:
+        barrier.wait()
+        return call()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        return list(pool.map(run, calls))
 
 
 def went_out(players: Sequence[str], winner: str, racks: Sequence[int]) -> dict[str, Any]:

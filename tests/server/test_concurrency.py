@@ -10,29 +10,25 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from server_harness import Reply, Server, check_session, inputs_of, inputs_of_stored, varied_round
+from server_harness import (
+    Reply,
+    Server,
+    at_once,
+    check_session,
+    inputs_of,
+    inputs_of_stored,
+    varied_round,
+)
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 POOL_THREADS = 25
-
-
-def at_once(calls: Sequence[Callable[[], Reply]]) -> list[Reply]:
-    """Run the calls on as many threads, released together by a barrier."""
-    barrier = threading.Barrier(len(calls), timeout=20)
-
-    def run(call: Callable[[], Reply]) -> Reply:
-        barrier.wait()
-        return call()
-
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        return list(pool.map(run, calls))
 
 
 def stored_inputs(document: dict[str, Any]) -> Counter[tuple[Any, ...]]:
