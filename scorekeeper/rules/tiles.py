@@ -58,8 +58,12 @@ _SUIT_NAMES = {
     n for c in Colour for n in (c.suit_letter, c.suit_symbol, c.suit_word, c.suit_word[:-1])
 }
 
-_TOKEN = re.compile(r"^(?P<colour>[a-z]+|[♠♥♦♣])(?P<number>\d+|[ajqk])$")
-_SEPARATORS = re.compile(r"[\s,;]+")
+# The digits are 0-9 only: Python's \d would read "r٧" or a full-width "r７" as red 7, which
+# the browser's notation (static/tiles.js) does not (tests/notation_cases.json holds the two).
+_TOKEN = re.compile(r"^(?P<colour>[a-z]+|[♠♥♦♣])(?P<number>[0-9]+|[ajqk])$")
+# Spaces, commas and semicolons part tiles: every space Python's \s or JavaScript's knows
+# (JavaScript's also has U+FEFF; Python's also has U+001C-U+001F and U+0085).
+_SEPARATORS = re.compile(r"[\s\ufeff,;]+")
 MAX_TOKEN = 12
 # A set of every numbered tile once: 4 colours x (1 + ... + 13).
 NUMBERED_VALUE_PER_COPY = 4 * sum(NUMBERS)

@@ -55,11 +55,12 @@
   });
 })();
 
-/* Words and numbers in the page's language, for every script of the app: the #js-messages
-   block at the end of the page (translated on the server, see web/js_messages.py; only the
-   words the page's scripts use) with the English fallback each call carries; %(name)s
-   placeholders filled from params. The block is read at the first call, once the page's
-   deferred scripts run and the whole page is there. */
+/* Words and numbers in the page's language, for every script of the app (the one t()): the
+   #js-messages block at the end of the page (translated on the server, see web/js_messages.py;
+   only the words the page's scripts use), then the words a script fetched on demand brought
+   along (window.ScorekeeperWords, web/assets.py), else the English fallback each call carries;
+   %(name)s placeholders filled from params. The block is read at the first call, once the
+   page's deferred scripts run and the whole page is there. */
 (function () {
   "use strict";
   var MESSAGES = null;
@@ -73,7 +74,8 @@
   }
 
   function t(key, fallback, params) {
-    return (messages()[key] || fallback).replace(/%\((\w+)\)s/g, function (all, name) {
+    var words = window.ScorekeeperWords || {};
+    return (messages()[key] || words[key] || fallback).replace(/%\((\w+)\)s/g, function (all, name) {
       return params && name in params ? String(params[name]) : all;
     });
   }

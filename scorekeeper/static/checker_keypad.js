@@ -6,17 +6,11 @@
   const checker = window.ScorekeeperChecker;
   if (!checker) return;
   const { root, rulesForm, el, button, keypadFor } = checker;
-  /* Its words came with it, in the page's language (web/assets.py, on_demand). */
-  const words = window.ScorekeeperWords || {};
-  const t = (key, fallback, params) => window.ScorekeeperText.t(key, words[key] || fallback, params);
-
-  const COLOURS = [
-    { letter: "k", suit: "s", symbol: "♠", name: t("colour_black", "black"), suitName: t("suit_spades", "spades") },
-    { letter: "r", suit: "h", symbol: "♥", name: t("colour_red", "red"), suitName: t("suit_hearts", "hearts") },
-    { letter: "b", suit: "c", symbol: "♣", name: t("colour_blue", "blue"), suitName: t("suit_clubs", "clubs") },
-    { letter: "o", suit: "d", symbol: "♦", name: t("colour_orange", "orange"), suitName: t("suit_diamonds", "diamonds") },
-  ];
-  const FACES = { 1: "A", 11: "J", 12: "Q", 13: "K" };
+  /* Its words came with it, in the page's language (web/assets.py, on_demand), where t finds
+     them; the keys and the tiles' names are tile_keys.js's, fetched just before. */
+  const { t } = window.ScorekeeperText;
+  const tileKeys = window.ScorekeeperTileKeys;
+  const { notation } = window.ScorekeeperTiles; // bundled with checker.js
   const playingCards = () =>
     rulesForm ? rulesForm.elements.played_with.value === "cards" : root.dataset.playedWith === "cards";
   const keypad = el("div", "keypad");
@@ -42,28 +36,7 @@
   };
   const buildKeys = () => {
     const cards = playingCards();
-    const keys = el("div", "keys");
-    const order = cards ? ["s", "h", "d", "c"] : ["k", "r", "b", "o"];
-    order.forEach((letter) => {
-      const c = COLOURS.find((x) => x.letter === letter || x.suit === letter);
-      for (let n = 1; n <= 13; n += 1) {
-        const face = cards ? FACES[n] || String(n) : String(n);
-        const token = cards ? `${c.suit}${face}` : `${c.letter}${n}`;
-        const label = cards
-          ? t("card_name", "%(suit)s %(face)s", { suit: c.suitName, face })
-          : t("tile_name", "%(colour)s %(number)s", { colour: c.name, number: n });
-        const key = button("", `key c-${c.letter}`, label);
-        const mark = el("span", "mark", cards ? c.symbol : c.letter);
-        mark.setAttribute("aria-hidden", "true");
-        key.append(mark, face);
-        key.dataset.token = token;
-        keys.append(key);
-      }
-      keys.append(el("span", "gap"));
-    });
-    const joker = button("J", "key joker", t("joker", "joker"));
-    joker.dataset.token = "j";
-    keys.append(joker);
+    const keys = tileKeys.keys(cards);
     const actions = el("div", "keypad-actions");
     if (open.tagName === "TEXTAREA") {
       const next = button(t("checker_new_set", "New set"), "secondary small");
@@ -75,13 +48,7 @@
     const done = button(t("done", "Done"), "secondary small");
     done.dataset.action = "done";
     actions.append(back, done);
-    const legend = el(
-      "p",
-      "hint",
-      cards
-        ? t("legend_cards", "♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker.")
-        : t("legend_tiles", "k black · r red · b blue · o orange · J joker."),
-    );
+    const legend = el("p", "hint", tileKeys.legend(cards));
     keypad.replaceChildren(legend, keys, actions);
   };
   const closeKeypad = () => {
@@ -106,7 +73,7 @@
   keypad.addEventListener("click", (event) => {
     const target = event.target.closest("button");
     if (!target || !open) return;
-    if (target.dataset.token) add(target.dataset.token);
+    if (target.dataset.tile) add(notation(target.dataset.tile, playingCards()));
     else if (target.dataset.action === "line") {
       if (open.value.trim() && !open.value.endsWith("\n")) write(`${open.value.replace(/\s+$/, "")}\n`);
     } else if (target.dataset.action === "back") takeLast();

@@ -21,10 +21,7 @@
   const pauseButton = $("clock-pause");
   const { t, number } = window.ScorekeeperText;
 
-  const andList = (names) =>
-    names.length < 2
-      ? names.join("")
-      : t("list_and", "%(items)s and %(last)s", { items: names.slice(0, -1).join(", "), last: names.at(-1) });
+  const andList = window.ScorekeeperAndList; // lists.js, bundled before
   const mmss = (s) => `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
   let timeUp = t("clock_time_up", "Time! Put the table back as it was and take back the tiles you played.");
   if (penalty === 1) {

@@ -2,45 +2,19 @@
    button: keys for every tile (or card); a tap adds it to that rack's field in notation
    (r7 k13 j), a tap on a chip takes it off. Keys run out as the copies do, counted across all
    racks of the round. The text field stays the truth: typing there works too, and the server
-   checks everything again. round.js reads the notation (ScorekeeperRound) for both. */
+   checks everything again. round.js reads the racks (with tiles.js) for both. */
 (() => {
   "use strict";
   const { form, racks, nameOf: playerOf, tilesOf, valueOf, whole } = window.ScorekeeperRound;
   const sets = parseInt(form.dataset.tileSets, 10) || 1;
   const cards = form.dataset.playedWith === "cards";
   const copies = 2 * sets;
-  const { number } = window.ScorekeeperText;
-  /* Its words came with it, in the page's language (web/assets.py, on_demand). */
-  const words = window.ScorekeeperWords || {};
-  const t = (key, fallback, params) => window.ScorekeeperText.t(key, words[key] || fallback, params);
-
-  /* The four colours in the box's order, each with the card suit that stands for it: the
-     letters are the notation typed in the field, the names are what the page says. */
-  const COLOURS = [
-    { letter: "k", suit: "s", symbol: "♠", name: t("colour_black", "black"), suitName: t("suit_spades", "spades") },
-    { letter: "r", suit: "h", symbol: "♥", name: t("colour_red", "red"), suitName: t("suit_hearts", "hearts") },
-    { letter: "b", suit: "c", symbol: "♣", name: t("colour_blue", "blue"), suitName: t("suit_clubs", "clubs") },
-    { letter: "o", suit: "d", symbol: "♦", name: t("colour_orange", "orange"), suitName: t("suit_diamonds", "diamonds") },
-  ];
-  const SHOWN = cards ? ["s", "h", "d", "c"] : ["k", "r", "b", "o"]; // ♠ ♥ ♦ ♣ for cards
-  const FACES = { 1: "A", 11: "J", 12: "Q", 13: "K" };
-
-  /* A tile's id is its tile notation (r7, j); it is shown and sent in the session's notation. */
-  const colourOf = (id) => COLOURS.find((c) => c.letter === id[0]);
-  const numberOf = (id) => parseInt(id.slice(1), 10);
-  const notation = (id) => {
-    if (id === "j") return "j";
-    const n = numberOf(id);
-    return cards ? `${colourOf(id).suit}${FACES[n] || n}` : id;
-  };
-  const nameOf = (id) => {
-    if (id === "j") return t("joker", "joker");
-    const c = colourOf(id);
-    const n = numberOf(id);
-    return cards
-      ? t("card_name", "%(suit)s %(face)s", { suit: c.suitName, face: FACES[n] || n })
-      : t("tile_name", "%(colour)s %(number)s", { colour: c.name, number: n });
-  };
+  /* Its words came with it, in the page's language (web/assets.py, on_demand), where t finds
+     them; the keys and the tiles' names are tile_keys.js's, fetched just before. */
+  const { t, number } = window.ScorekeeperText;
+  const tileKeys = window.ScorekeeperTileKeys;
+  const { notation } = window.ScorekeeperTiles;
+  const nameOf = (id) => tileKeys.nameOf(id, cards);
   const tilesIn = (input) => tilesOf(input.value);
 
   /* How many of each tile are on the racks entered so far (the winner's hidden rack aside). */
@@ -84,40 +58,16 @@
   /* ---- The keypad: built once, moved under the rack it fills. ---- */
   const head = el("p", { className: "keypad-head", id: "keypad-head", ariaLive: "polite" });
   const chips = el("div", { className: "chips rack-chips" });
-  const keys = el("div", { className: "keys" });
+  const keys = tileKeys.keys(cards);
   const used = el("ul", { className: "used-up", id: "keypad-used" });
   const done = el("button", { type: "button", className: "secondary small" }, t("done", "Done"));
-  const legend = el(
-    "p",
-    { className: "hint" },
-    cards
-      ? `${t("legend_cards", "♠ s spades · ♥ h hearts · ♦ d diamonds · ♣ c clubs · J joker.")} ${t("keypad_tap_card", "Tap a card to add it, a chosen card to take it off.")}`
-      : `${t("legend_tiles", "k black · r red · b blue · o orange · J joker.")} ${t("keypad_tap_tile", "Tap a tile to add it, a chosen tile to take it off.")}`,
-  );
+  const tap = cards
+    ? t("keypad_tap_card", "Tap a card to add it, a chosen card to take it off.")
+    : t("keypad_tap_tile", "Tap a tile to add it, a chosen tile to take it off.");
+  const legend = el("p", { className: "hint" }, `${tileKeys.legend(cards)} ${tap}`);
   const keypad = el("div", { className: "keypad", id: "keypad", hidden: true, role: "group" });
   keypad.setAttribute("aria-labelledby", "keypad-head");
   keypad.append(head, chips, legend, keys, used, done);
-
-  const keyFor = (id) => {
-    const c = id === "j" ? null : colourOf(id);
-    const n = id === "j" ? 0 : numberOf(id);
-    const mark = c ? el("span", { className: "mark", ariaHidden: "true" }, cards ? c.symbol : c.letter) : "";
-    const face = id === "j" ? "J" : cards ? FACES[n] || String(n) : String(n);
-    const key = el(
-      "button",
-      { type: "button", className: c ? `key c-${c.letter}` : "key joker", ariaLabel: nameOf(id) },
-      mark,
-      face,
-    );
-    key.dataset.tile = id;
-    return key;
-  };
-  SHOWN.forEach((letter) => {
-    const c = COLOURS.find((x) => x.letter === letter || x.suit === letter);
-    for (let n = 1; n <= 13; n += 1) keys.append(keyFor(`${c.letter}${n}`));
-    keys.append(el("span", { className: "gap" }));
-  });
-  keys.append(keyFor("j"));
 
   let open = null; // the rack input the keypad fills
 
@@ -163,7 +113,7 @@
             className: !tile.id ? "chip bad" : tile.id === "j" ? "chip tile joker" : `chip tile c-${tile.id[0]}`,
             ariaLabel: label,
           },
-          tile.id ? notation(tile.id) : `⚠ ${tile.raw}`,
+          tile.id ? notation(tile.id, cards) : `⚠ ${tile.raw}`,
           el("span", { ariaHidden: "true", className: "x" }, "×"),
         );
         chip.dataset.index = i;
@@ -202,7 +152,7 @@
     const key = event.target.closest(".key");
     if (!key || key.disabled || !open) return;
     const kept = tilesIn(open).map((tile) => tile.raw);
-    write([...kept, notation(key.dataset.tile)]);
+    write([...kept, notation(key.dataset.tile, cards)]);
   });
   chips.addEventListener("click", (event) => {
     const chip = event.target.closest(".chip");

@@ -6,9 +6,8 @@
   "use strict";
   const kept = window.ScorekeeperOffline;
   const { QUEUE, form, queue, write, here, sessionOf, say, notice, waitingText } = kept;
-  /* Its words came with it, in the page's language (web/assets.py, on_demand). */
-  const words = window.ScorekeeperWords || {};
-  const t = (key, fallback, params) => window.ScorekeeperText.t(key, words[key] || fallback, params);
+  /* Its words came with it, in the page's language (web/assets.py, on_demand), where t finds them. */
+  const { t } = window.ScorekeeperText;
 
   /* What the server said was wrong, read from the page it answered with. */
   const problemsOf = async (response) => {

@@ -26,10 +26,7 @@
     if (label) made.setAttribute("aria-label", label);
     return made;
   };
-  const andList = (names) =>
-    names.length < 2
-      ? names.join("")
-      : t("list_and", "%(items)s and %(last)s", { items: names.slice(0, -1).join(", "), last: names.at(-1) });
+  const andList = window.ScorekeeperAndList; // lists.js, bundled before
 
   /* A whole number as phones type it (a typographic minus, stray spaces), or null. */
   const whole = (text) => {
@@ -37,47 +34,12 @@
     return /^[+-]?\d+$/.test(cleaned) ? parseInt(cleaned, 10) : null;
   };
 
-  /* Tiles in notation (RULES.md): a colour or a suit, then a number or a card's face: r7,
-     "red 7", k13, hQ, ♦A; j (or joker, *, jkr) is a joker. A tile's id is its tile notation. */
-  const JOKERS = ["j", "joker", "*", "jkr"];
-  const COLOURS = {}; // a colour or suit as typed -> its tile letter (k, r, b, o)
-  const SUITS = new Set(); // only cards have faces (A, J, Q, K)
-  [["k", "black", "s", "♠", "spade"], ["r", "red", "h", "♥", "heart"],
-    ["b", "blue", "c", "♣", "club"], ["o", "orange", "d", "♦", "diamond"]].forEach((names) => {
-    [...names, `${names[4]}s`].forEach((name, i) => {
-      COLOURS[name] = names[0];
-      if (i > 1) SUITS.add(name);
-    });
-  });
-  const FACES = { a: 1, j: 11, q: 12, k: 13 };
-  const tileOf = (raw) => {
-    const text = raw.toLowerCase();
-    if (JOKERS.includes(text)) return "j";
-    const match = /^([a-z]+|[♠♥♦♣])(\d+|[ajqk])$/.exec(text);
-    if (!match || !COLOURS[match[1]]) return null;
-    let n = 0;
-    if (/\d/.test(match[2])) n = match[2].startsWith("0") ? 0 : parseInt(match[2], 10);
-    else if (SUITS.has(match[1])) n = FACES[match[2]];
-    return n >= 1 && n <= 13 ? `${COLOURS[match[1]]}${n}` : null;
-  };
-  /* A rack's tiles as typed, each read ({raw, id}, id null when unread); a lone colour word
-     joins the number after it ("red 7"). A number is a rack value, not tiles: none. */
-  const tilesOf = (text) => {
-    if (whole(text) !== null) return [];
-    const chunks = text.trim().split(/[\s,;]+/).filter(Boolean);
-    const out = [];
-    for (let i = 0; i < chunks.length; i += 1) {
-      let raw = chunks[i];
-      const lower = raw.toLowerCase();
-      if (COLOURS[lower] && !JOKERS.includes(lower) && i + 1 < chunks.length) {
-        i += 1;
-        raw = `${raw} ${chunks[i]}`;
-      }
-      out.push({ raw, id: tileOf(raw.replace(/\s+/g, "")) });
-    }
-    return out;
-  };
-  const valueOf = (id) => (id === "j" ? penalty : parseInt(id.slice(1), 10));
+  /* A rack's tiles as typed, each read ({raw, id}: tiles.js, bundled before, reads the
+     notation as the server does). A number is a rack value, not tiles: none. The scores as
+     on paper read no racks, and come without tiles.js. */
+  const notation = window.ScorekeeperTiles;
+  const tilesOf = (text) => (whole(text) !== null ? [] : notation.tilesOf(text));
+  const valueOf = (id) => notation.valueOf(id, penalty);
   /* {value, count} of a rack typed as a number or as tiles; null when blank, NaN when unread. */
   const rack = (text) => {
     if (!text.trim()) return null;

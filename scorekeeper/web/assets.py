@@ -44,17 +44,29 @@ NOT_ASSETS = ("vendor",)
 MESSAGE_KEY = re.compile(r"(?<![\w.$])t\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
 # Scripts that always go together on a page, served as one file: one request, and one gzip
 # stream that compresses them better than three. The bundle's name -> its files, in order: the
-# on-demand fetcher, the round form's shared part, the preview of its ending, and the offline
-# keeper.
+# on-demand fetcher, the tile notation (where racks are read as tiles: not for scores as on
+# paper), the list joining, the round form's shared part, the preview of its ending, and the
+# offline keeper. The shared modules (tiles.js, lists.js) come before the scripts using them.
 BUNDLES = {
-    f"round_form_{ending}.js": ("fetch_files.js", "round.js", f"round_{ending}.js", "offline.js")
+    f"round_form_{ending}.js": (
+        "fetch_files.js",
+        *(("tiles.js",) if ending != "scores" else ()),
+        "lists.js",
+        "round.js",
+        f"round_{ending}.js",
+        "offline.js",
+    )
     for ending in ("went_out", "pool_empty", "scores")
 }
-# The table checker: what it fetches on demand, then the checker itself.
-BUNDLES["checker_page.js"] = ("fetch_files.js", "checker.js")
+# The table checker: what it fetches on demand, the tile notation its keypad writes, then the
+# checker itself.
+BUNDLES["checker_page.js"] = ("fetch_files.js", "tiles.js", "checker.js")
+# The turn clock: the list joining (who draws again), then the clock.
+BUNDLES["clock_page.js"] = ("lists.js", "clock.js")
 # Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
 # language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
-ON_DEMAND = ("keypad.js", "checker_keypad.js", "offline_send.js")
+# tile_keys.js (the keys of a tile keypad, and the tiles' names) comes before either keypad.
+ON_DEMAND = ("tile_keys.js", "keypad.js", "checker_keypad.js", "offline_send.js")
 WORDS = re.compile(
     rf"words/(?P<lang>[a-z]{{2}})/(?P<stem>[\w-]+)\.(?P<digest>[0-9a-f]{{{DIGEST_LENGTH}}})\.js"
 )
@@ -183,7 +195,7 @@ def page_messages_json() -> Markup:
 
 def words_of(name: str, lang: str) -> Asset:
     """The words an on-demand script looks up, in `lang`, as a script that adds them to
-    `window.ScorekeeperWords`, where that script's t() finds them; kept per process."""
+    `window.ScorekeeperWords`, where t() (static/app.js) finds them; kept per process."""
     from scorekeeper.web.js_messages import JS_MESSAGES
 
     script = shelf().assets[name]

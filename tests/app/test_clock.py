@@ -81,7 +81,7 @@ def test_clock_page_offers_setting_the_seconds_when_the_clock_is_off(
     for seconds in (30, 60, 120):
         assert f'name="seconds" value="{seconds}"' in page
     assert 'id="clock"' not in page
-    assert not re.search(r"/static/clock\.[0-9a-f]{10}\.js", page)
+    assert not re.search(r"/static/clock_page\.[0-9a-f]{10}\.js", page)
     rules = text(client.get(f"/sessions/{sid}/details"))  # linked from the session page
     assert f'href="/sessions/{sid}/clock">Turn clock: off' in rules
 
@@ -98,7 +98,7 @@ def test_clock_page_renders_the_countdown_for_a_session_with_seconds(
     assert 'data-penalty-tiles="2"' in page
     assert ">01:30</p>" in page
     assert 'data-players="["Ann", "Bo", "Cy", "Di"]"' in page
-    assert re.search(r'<script src="/static/clock\.[0-9a-f]{10}\.js" defer>', page)
+    assert re.search(r'<script src="/static/clock_page\.[0-9a-f]{10}\.js" defer>', page)
     assert "<script>" not in page  # the CSP forbids inline script: settings go in data-*
     assert "The turn clock is off" not in page
     table = text(client.get(f"/sessions/{sid}"))
@@ -204,11 +204,14 @@ def test_the_rack_hint_says_how_to_type_tiles(client: FlaskClient) -> None:
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert "r7 k13 j (k black, r red, b blue, o orange, j joker)" in page
     assert 'data-tile-sets="1" data-played-with="tiles"' in page
-    # The keypad is fetched when first opened: its words, script and styles, by round.js.
-    words, script, styles = (
-        rf"/static/{name}\.[0-9a-f]{{10}}" for name in ("words/en/keypad", "keypad", "keypad")
+    # The keypad is fetched when first opened, by round.js: the keys (tile_keys.js) and the
+    # keypad, each after its words, and its styles.
+    keys_words, keys, words, script, styles = (
+        rf"/static/{name}\.[0-9a-f]{{10}}"
+        for name in ("words/en/tile_keys", "tile_keys", "words/en/keypad", "keypad", "keypad")
     )
-    assert re.search(rf'data-keypad="{words}\.js {script}\.js {styles}\.css"', page)
+    files = f"{keys_words}\\.js {keys}\\.js {words}\\.js {script}\\.js {styles}\\.css"
+    assert re.search(rf'data-keypad="{files}"', page)
     # Without JavaScript the number pad has no letters: a link asks the page for the keyboard.
     assert 'inputmode="numeric"' in input_tag(page, "rack_1")
     raw = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)

@@ -180,8 +180,9 @@ def test_the_scripts_use_t() -> None:
     users = {call.path for call in CALLS}
     for name in ("round.js", "keypad.js", "clock.js", "checker.js", "live.js", "offline_send.js"):
         assert name in users
+    assert {"tile_keys.js", "lists.js"} <= users  # the words the keypads and lists share, once
     assert {"awake_on", "awake_off"} <= {call.key for call in CALLS if call.path == "live.js"}
-    assert len(CALLS) > 100
+    assert len(CALLS) > 80
 
 
 def test_every_key_a_script_uses_exists_with_its_english_text(app: Flask) -> None:
@@ -298,10 +299,10 @@ def test_the_block_speaks_the_page_language(client: FlaskClient) -> None:
     form = f"/sessions/{sid}/rounds/new"
     for lang in ("da", "et", "fi", "fr", "pl"):
         checker = words_of_page(client, "/tools/check", lang)
-        assert set(checker) == keys_of({"checker.js", "checker_keypad.js"})
+        assert set(checker) == keys_of({"checker.js", "tile_keys.js", "checker_keypad.js"})
         on_the_form = words_of_page(client, form, lang)
         assert set(on_the_form) == keys_of(
-            {"round_form_went_out.js", "keypad.js", "offline_send.js"}
+            {"round_form_went_out.js", "tile_keys.js", "keypad.js", "offline_send.js"}
         )
         for key, text in (checker | on_the_form).items():
             # A translation keeps the placeholders the script fills, and is one.
@@ -325,7 +326,10 @@ def test_on_demand_scripts_bring_their_words(app: Flask, client: FlaskClient) ->
     assert "keypad_tap_tile" not in block and "keypad_tiles_for" in block  # its button: now
     files = re.search(r'data-keypad="([^"]+)"', html)
     assert files
-    words, script, styles = files[1].split(" ")
+    # The keys and the tiles' names (shared with the checker's keypad), then the keypad.
+    keys_words, keys, words, script, styles = files[1].split(" ")
+    assert re.fullmatch(r"/static/words/fr/tile_keys\.[0-9a-f]{10}\.js", keys_words)
+    assert re.fullmatch(r"/static/tile_keys\.[0-9a-f]{10}\.js", keys)
     assert re.fullmatch(r"/static/words/fr/keypad\.[0-9a-f]{10}\.js", words)
     assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.js", script)
     assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.css", styles)
