@@ -18,6 +18,7 @@ from phone import Network, api
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 SESSION_URL = re.compile(r"/sessions/(\d+)$")
+ENDINGS = ("went_out", "pool_empty", "scores")
 SAVED = "Saved on this phone; it will be sent when the network is back"
 
 
@@ -262,3 +263,23 @@ def test_the_turn_clock_counts_down(phone: Phone, live_server: str) -> None:
     phone.expect_text("#clock-player", "Di's turn")
     phone.expect_text("#clock-alert", "")
     assert phone.overflow() <= 0
+
+
+def test_no_field_makes_an_iphone_zoom_in(phone: Phone, live_server: str) -> None:
+    """Safari on an iPhone zooms the page into a field whose text is under 16 px when it is
+    focused (and stays zoomed): every field a person types in or picks from is 16 px or more."""
+    session_id = new_session(live_server)
+    small = """
+    return Array.from(document.querySelectorAll("input, select, textarea"))
+      .filter((e) => e.getClientRects().length && !["hidden", "radio", "checkbox"].includes(e.type))
+      .filter((e) => parseFloat(getComputedStyle(e).fontSize) < 16)
+      .map((e) => `${e.id || e.name}: ${getComputedStyle(e).fontSize}`);
+    """
+    pages = ["/", "/sessions/new", f"/sessions/{session_id}", f"/sessions/{session_id}/clock"]
+    pages += [f"/sessions/{session_id}/rounds/new?ending={e}" for e in ENDINGS]
+    found = {}
+    for path in pages:
+        phone.visit(live_server + path)
+        phone.expect_shown("h1")
+        found[path] = phone.run(small)
+    assert {path: fields for path, fields in found.items() if fields} == {}
