@@ -23,11 +23,23 @@
       input.enterKeyHint = i === shown.length - 1 ? "done" : "next";
     });
   };
+  /* A tap on a name moves on to the first rack still to type. WebKitGTK focuses a label's radio
+     after the click the label passes on to it (Chromium before it, Safari not at all), which
+     would take that focus away again: the rack chosen in this tap takes it back. */
+  let chosen = null;
   form.addEventListener("change", (event) => {
     if (event.target.name !== "winner") return;
     hideWinnerRack();
     const first = racks.find((input) => !input.disabled && !input.value);
-    if (first) first.focus();
+    if (!first) return;
+    first.focus();
+    chosen = first;
+    setTimeout(() => {
+      chosen = null;
+    }, 0);
+  });
+  form.addEventListener("focusin", (event) => {
+    if (chosen && event.target.name === "winner") chosen.focus();
   });
   hideWinnerRack();
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import threading
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +93,63 @@ def api(live_server: str, path: str, body: dict[str, Any] | None = None) -> Any:
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)
+
+
+class Network:
+    """The home Wi-Fi between a phone and the server, as a switch: a TCP relay on a loopback
+    port of its own. Off, it drops every open connection and every new one (the phone still
+    believes it is online; the server just does not answer); on, it relays again. The same for
+    any engine, since it needs nothing from the browser."""
+
+    def __init__(self, server_url: str) -> None:
+        self.target = ("127.0.0.1", int(server_url.rsplit(":", 1)[1]))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.up = True
+        self.open: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                phone, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            if not self.up:
+                phone.close()
+                continue
+            server = socket.create_connection(self.target)
+            with self.lock:
+                self.open |= {phone, server}
+            for source, sink in ((phone, server), (server, phone)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                with self.lock:
+                    self.open.discard(end)
+                with suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+                end.close()
+
+    def off(self) -> None:
+        self.up = False
+        with self.lock:
+            ends = list(self.open)
+        for end in ends:
+            with suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def on(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.off()
+        self.listener.close()

@@ -4,7 +4,6 @@ Chromium at a phone's size: two browser contexts are two phones at the same tabl
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,9 @@ LONG_NAMES = [
 ]
 DARK_BG = "rgb(16, 18, 20)"
 LIGHT_BG = "rgb(255, 255, 255)"
+# How long a change may take to reach the other phone before the test gives up: a guard
+# against a hang on a loaded machine, not a measure (bench/live.py measures it).
+LIVE_WAIT = 20_000
 
 
 def new_session(page: Page, live_server: str, players: list[str], **body: Any) -> int:
@@ -73,13 +75,12 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     page.get_by_role("group", name="Who went out?").get_by_text("Ann", exact=True).tap()
     for name, rack in (("Bo", "22"), ("Cy", "55"), ("Di", "8")):
         page.get_by_role("textbox", name=name, exact=True).fill(rack)
-    saved_at = time.monotonic()
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
 
-    # The other phone, without a reload, within 2 seconds: the row, the totals, the message.
-    expect(other_phone.locator("#live-change")).to_have_text("Round 1 added.", timeout=2500)
-    assert time.monotonic() - saved_at < 2.0
+    # The other phone, without a reload: the message, the row, the totals (how soon is
+    # `make bench`'s to say: bench/live.py; the wait here only guards against a hang).
+    expect(other_phone.locator("#live-change")).to_have_text("Round 1 added.", timeout=LIVE_WAIT)
     expect(round_scores(other_phone, 1)).to_have_text(["+85", "-22", "-55", "-8"])
     expect(other_phone.locator("#round-of")).to_have_text("Round 2 of 3")
     chart = other_phone.locator("#chart img")
@@ -90,17 +91,15 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     # And back: the other phone deletes the round; the first sees it go.
     other_phone.get_by_role("link", name="Edit round 1").tap()
     other_phone.get_by_role("link", name="Delete round 1…").tap()
-    deleted_at = time.monotonic()
     other_phone.get_by_role("button", name="Delete round 1").tap()
     expect(other_phone.get_by_role("button", name="Undo")).to_be_visible()
-    expect(page.locator("#live-change")).to_have_text("Round 1 deleted.", timeout=2500)
-    assert time.monotonic() - deleted_at < 2.5
+    expect(page.locator("#live-change")).to_have_text("Round 1 deleted.", timeout=LIVE_WAIT)
     expect(page.get_by_text("No rounds yet.")).to_be_visible()
     expect(page.locator("#chart")).to_have_count(0)
     # An Undo on the other phone puts it back, and the first phone follows again.
     other_phone.get_by_role("button", name="Undo").tap()
     expect(other_phone.get_by_text("Round 1 is back.")).to_be_visible()
-    expect(page.locator("#live-change")).to_have_text("Round 1 put back.", timeout=2500)
+    expect(page.locator("#live-change")).to_have_text("Round 1 put back.", timeout=LIVE_WAIT)
     expect(round_scores(page, 1)).to_have_text(["+85", "-22", "-55", "-8"])
 
 
@@ -116,13 +115,13 @@ def test_an_api_change_and_a_rename_reach_the_page(
     other_phone.get_by_label("New name").fill("Bob")
     other_phone.get_by_role("button", name="Rename").tap()
     expect(other_phone.get_by_text("Renamed to Bob.")).to_be_visible()
-    expect(page.locator("#live-change")).to_have_text("Bo renamed to Bob.", timeout=2500)
+    expect(page.locator("#live-change")).to_have_text("Bo renamed to Bob.", timeout=LIVE_WAIT)
     expect(page.locator("table.scores thead")).to_contain_text("Bob")
     response = page.request.post(
         f"{live_server}/api/v1/sessions/{session_id}/extend", data={"rounds": 1}
     )
     assert response.ok
-    expect(page.locator("#live-change")).to_have_text("One more round agreed.", timeout=2500)
+    expect(page.locator("#live-change")).to_have_text("One more round agreed.", timeout=LIVE_WAIT)
     expect(page.locator("#round-of")).to_have_text("Round 1 of 4")
 
 
