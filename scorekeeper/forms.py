@@ -191,7 +191,7 @@ EXTRA_PLAYER = re.compile(r"player_[0-9]{1,3}")
 
 
 class NewSessionForm(FlaskForm):
-    """Who plays (in seating order), how many rounds, and every setting of RULES.md 7."""
+    """Who plays (in seating order), how many rounds, and every setting of docs/RULES.md 7."""
 
     name = StringField(_l("Session name (optional)"), filters=[_strip], render_kw={"maxlength": 80})
     player_0 = StringField(_l("Player %(n)s", n=1), filters=[_strip])

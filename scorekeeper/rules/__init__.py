@@ -1,4 +1,4 @@
-"""The rules of Rummikub as this project reads them (RULES.md): pure Python, no Flask, no SQL."""
+"""The rules of Rummikub as this app applies them (docs/RULES.md): pure Python, no Flask or SQL."""
 
 from scorekeeper.rules.errors import Problem, RulesError
 from scorekeeper.rules.players import check_player_count, check_players, clean_name, find_player

@@ -1,4 +1,4 @@
-"""Scoring a round (RULES.md 6): someone went out, the pool ran out, or scores as on paper.
+"""Scoring a round (docs/RULES.md 6): someone went out, the pool ran out, or scores as on paper.
 
 Every check that can fail is collected first, so a form can show each problem next to the
 player it concerns; typo flags are separate, since a confirmation accepts them.
@@ -317,7 +317,7 @@ def _paper(players: Sequence[str], entry: RoundEntry, settings: Settings) -> Sco
             "zero_sum", "Nobody scored plus: the winner of the round scores plus.", "scores"
         )
     # Every entry 0 adds up to 0 with nobody plus: what an empty pool with equal racks scores
-    # (RULES.md 6). The sheet does not say who took such a round, so nobody won it: it counts
+    # (docs/RULES.md 6). The sheet does not say who took such a round, so nobody won it: it counts
     # as a round won for no one. With a winner bonus the winner always scores plus.
     ordered = {p: scores[p] for p in players}
     return ScoredRound(

@@ -1,4 +1,4 @@
-"""Sets on the table (RULES.md 2-4): every reading of a set, why a set is invalid, the meld."""
+"""Sets on the table (docs/RULES.md 2-4): every reading of a set, why a set is invalid, the meld."""
 
 from __future__ import annotations
 
@@ -237,7 +237,7 @@ def _wrap_order(numbered: list[Tile]) -> list[Tile]:
     return sorted(numbered, key=lambda t: t.number + (13 if t.number <= 6 else 0))
 
 
-# --- Jokers on the table (RULES.md 4) ----------------------------------------------------------
+# --- Jokers on the table (docs/RULES.md 4) -----------------------------------------------------
 
 FREED_JOKER_REMINDER = "Play the freed joker this turn: it may never end on a rack."
 
@@ -280,7 +280,7 @@ def check_joker_swap(
     set_tiles: Sequence[Tile], tile: Tile, settings: Settings | None = None
 ) -> SwapCheck:
     """Take a joker from a valid set on the table by putting in its place the tile it stands
-    for (RULES.md 4); refused when the session's rules forbid retrieving jokers."""
+    for (docs/RULES.md 4); refused when the session's rules forbid retrieving jokers."""
     settings = settings or Settings()
     pw = settings.played_with
     check = check_set(set_tiles, settings)

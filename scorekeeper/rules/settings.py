@@ -1,4 +1,4 @@
-"""Every setting of RULES.md section 7 in one frozen value, validated once, with the presets."""
+"""Every setting of docs/RULES.md §7 in one frozen value, validated once, with the presets."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from scorekeeper.rules.errors import Problem, RulesError, Word
 EMPTY_POOL_CHOICES = ("difference", "fewest_tiles")
 PLAYED_WITH_CHOICES = ("tiles", "cards")
 
-#: The labels the app shows, exactly as RULES.md names them. Each is a msgid of its own: the
+#: The labels the app shows, exactly as docs/RULES.md names them. Each is a msgid of its own: the
 #: web layer lists them literally (forms.SETTING_LABELS) so that they are extracted.
 LABELS: dict[str, str] = {
     "tile_sets": "Number of tile sets",

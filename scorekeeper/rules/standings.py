@@ -1,4 +1,4 @@
-"""The evening's table (RULES.md 7): totals, the dropped worst rounds, completion, winners."""
+"""The evening's table (docs/RULES.md 7): totals, the dropped worst rounds, completion, winners."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tiles and jokers: the notation of RULES.md 1 (tiles or cards), rack values, the supply check."""
+"""Tiles and jokers: the notation of docs/RULES.md §1 (tiles or cards), rack values, supply."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Turns (RULES.md 5): who starts from the tiles drawn, and the order of play after them."""
+"""Turns (docs/RULES.md 5): who starts from the tiles drawn, and the order of play after them."""
 
 from __future__ import annotations
 

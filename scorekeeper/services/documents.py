@@ -1,4 +1,4 @@
-"""The JSON documents of DESIGN.md 3, built from the session table (shared by API and backups)."""
+"""The JSON documents of docs/DESIGN.md §3, built from the session table (for API and backups)."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ def not_found(what: str, ident: object) -> NotFound:
 
 
 def status_for(error: RulesError) -> int:
-    """The HTTP status DESIGN.md 3 gives each kind of error."""
+    """The HTTP status docs/DESIGN.md 3 gives each kind of error."""
     if isinstance(error, BadRequest):
         return 400
     if isinstance(error, NotFound):

@@ -1,4 +1,4 @@
-"""CSV export (DESIGN.md 4): one session's table, and every round ever played for the history.
+"""CSV export (docs/DESIGN.md 4): one session's table, and every round ever played for the history.
 
 The files are built here, whole or streamed; the view only sends them (like CTFd's export).
 """

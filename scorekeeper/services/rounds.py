@@ -50,7 +50,7 @@ class RoundRequest:
 
 
 def parse_body(body: object, settings: Settings) -> RoundRequest:
-    """Check the shape of a round body (DESIGN.md 3); wrong types are a bad request."""
+    """Check the shape of a round body (docs/DESIGN.md 3); wrong types are a bad request."""
     if not isinstance(body, Mapping):
         raise bad_request("The round must be a JSON object.")
     ending = body.get("ending")

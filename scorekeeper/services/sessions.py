@@ -348,7 +348,7 @@ def create_session(
     if not isinstance(players, list | tuple):
         raise bad_request("players must be a list of names.", "players")
     for i, player in enumerate(players):
-        if not isinstance(player, str):  # a wrong type is a bad request, as DESIGN.md 3 says
+        if not isinstance(player, str):  # a wrong type is a bad request, as docs/DESIGN.md 3 says
             raise bad_request("players.%(i)d must be a name (text).", f"players.{i}", i=i)
     names = check_players(players, settings)
     planned = 3 if rounds is None else rounds

@@ -1,4 +1,4 @@
-"""The JSON API of DESIGN.md 3: the same services as the pages, errors in one shape."""
+"""The JSON API of docs/DESIGN.md 3: the same services as the pages, errors in one shape."""
 
 from __future__ import annotations
 

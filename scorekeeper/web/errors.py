@@ -1,4 +1,4 @@
-"""Error pages and JSON errors: API paths answer in the DESIGN.md 3 shape, pages in HTML."""
+"""Error pages and JSON errors: API paths answer in the docs/DESIGN.md 3 shape, pages in HTML."""
 
 from __future__ import annotations
 

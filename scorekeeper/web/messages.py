@@ -106,7 +106,7 @@ def translate_all(problems: list[Problem]) -> list[str]:
 
 
 def problem_dict(problem: Problem) -> dict[str, str]:
-    """The API's error shape (DESIGN.md 3): the same `code`, the `message` translated."""
+    """The API's error shape (docs/DESIGN.md 3): the same `code`, the `message` translated."""
     out = problem.as_dict()
     out["message"] = translate(problem)
     return out

@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 description of /api/v1 (DESIGN.md 3), served at /api/v1/openapi.json.
+"""The OpenAPI 3.1 description of /api/v1 (docs/DESIGN.md 3), served at /api/v1/openapi.json.
 
 Kept true by tests/app/test_openapi.py: every route is described, every example round-trips
 against a fresh four-player session (Ann, Bo, Cy, Di), and every response fits its schema.
@@ -273,7 +273,7 @@ _SETTINGS: dict[str, dict[str, Any]] = {
     },
 }
 
-# The defaults of RULES.md 7, as every session document shows them when none is changed.
+# The defaults of docs/RULES.md 7, as every session document shows them when none is changed.
 DEFAULT_RULES: dict[str, Any] = Settings().to_dict()
 
 _TILES = {
@@ -281,7 +281,7 @@ _TILES = {
         {"type": "array", "maxItems": 212, "items": {"type": "string"}},
         {"type": "string", "maxLength": 2000},
     ],
-    "description": 'Tiles in RULES.md notation, e.g. ["r7", "k13", "j"], or one string "r7 k13 j".',
+    "description": 'Tiles (docs/RULES.md §1), e.g. ["r7", "k13", "j"], or one string "r7 k13 j".',
 }
 
 # Optional request keys may also be null, which the API reads as absent.
@@ -328,7 +328,7 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "properties": _SETTINGS,
         "additionalProperties": False,
-        "description": "Any settings; the rest take their defaults (RULES.md 7).",
+        "description": "Any settings; the rest take their defaults (docs/RULES.md 7).",
     },
     "NewSession": {
         "type": "object",
@@ -448,7 +448,7 @@ SCHEMAS: dict[str, Any] = {
                 "type": "array",
                 "maxItems": 100,
                 "items": {"type": "string"},
-                "description": "The tiles left (RULES.md notation); they give the count too.",
+                "description": "The tiles left (docs/RULES.md notation); they give the count too.",
             },
             {
                 "type": "string",
@@ -593,7 +593,7 @@ SCHEMAS: dict[str, Any] = {
     "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
 }
 
-# --- Examples (DESIGN.md 3) ------------------------------------------------------------------
+# --- Examples (docs/DESIGN.md 3) -------------------------------------------------------------
 
 SUNDAY = {
     "name": "Sunday",

@@ -1,5 +1,5 @@
 """The table checker at /tools/check: is this set valid, does this initial meld make the
-minimum, may this joker be taken from the table (RULES.md 2-4).
+minimum, may this joker be taken from the table (docs/RULES.md 2-4).
 
 Three plain forms POST here and the server answers with the rules tools of services/tools.py,
 the same functions as the JSON API; with JavaScript, static/checker.js posts the same forms in

@@ -6,7 +6,7 @@ from werkzeug.test import TestResponse
 
 
 def problems(response: TestResponse, status: int) -> list[dict[str, str]]:
-    """The problems of an error answer, after checking its status and the DESIGN.md 3 shape."""
+    """The problems of an error answer, after checking its status and the docs/DESIGN.md 3 shape."""
     assert response.status_code == status, response.get_data(as_text=True)[:500]
     assert response.mimetype == "application/json"
     body = response.get_json()

@@ -1,4 +1,4 @@
-"""A paper round where everyone scores 0 (RULES.md 6): it adds up to 0 with nobody plus, as an
+"""A paper round where everyone scores 0 (docs/RULES.md 6): it adds up to 0 with nobody plus, as an
 empty pool with equal racks scores, so the API and the round page accept it. Nobody won it:
 the totals stay, no player counts it as a round won, and the session page, the summary and
 the player pages show it."""

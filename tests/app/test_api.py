@@ -1,4 +1,4 @@
-"""The JSON API of DESIGN.md 3: documents, statuses, every error code, and nothing written on
+"""The JSON API of docs/DESIGN.md 3: documents, statuses, every error code, and nothing written on
 an error. Each test runs on SQLite, and on PostgreSQL when SCOREKEEPER_TEST_DATABASE_URL is set.
 """
 
@@ -302,7 +302,7 @@ def test_malformed_new_session_is_400(client: FlaskClient, body: Any) -> None:
     assert codes(found) == ["bad_request"]
 
 
-# --- Adding rounds: the four bodies of DESIGN.md 3 ---------------------------------------------
+# --- Adding rounds: the four bodies of docs/DESIGN.md 3 ----------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -375,7 +375,7 @@ def test_players_are_named_case_insensitively(client: FlaskClient) -> None:
     assert scores["scores"] == {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}
 
 
-# --- Every error code of DESIGN.md 3 -----------------------------------------------------------
+# --- Every error code of docs/DESIGN.md 3 ------------------------------------------------------
 
 
 def test_zero_sum(client: FlaskClient) -> None:
@@ -386,7 +386,7 @@ def test_zero_sum(client: FlaskClient) -> None:
     assert (
         "only the winner" in refused(client, session_id, two_winners, 422, "zero_sum")[0]["message"]
     )
-    # Every score 0 adds up with nobody plus (RULES.md 6): accepted, and nobody won it.
+    # Every score 0 adds up with nobody plus (docs/RULES.md 6): accepted, and nobody won it.
     assert add(client, session_id, paper(PLAYERS, [0, 0, 0, 0]))["winner"] is None
 
 
@@ -923,7 +923,7 @@ def test_rules_tools_answer_as_design_documents(client: FlaskClient) -> None:
     )
     assert response.status_code == 200
     meld = response.get_json()
-    # DESIGN.md 3 documents four keys; the API adds each set's verdict under `sets`.
+    # docs/DESIGN.md 3 documents four keys; the API adds each set's verdict under `sets`.
     assert set(meld) - {"sets"} == {"valid", "points", "minimum", "reason"}
     assert {k: v for k, v in meld.items() if k != "sets"} == {
         "valid": True,

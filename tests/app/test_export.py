@@ -1,4 +1,4 @@
-"""CSV export (DESIGN.md 4) at byte level: BOM, CRLF, RFC 4180, formula-injection quoting."""
+"""CSV export (docs/DESIGN.md 4) at byte level: BOM, CRLF, RFC 4180, formula-injection quoting."""
 
 from __future__ import annotations
 

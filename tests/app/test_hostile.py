@@ -1,5 +1,5 @@
 """Hostile input (issue 5, section 6, and the request-size limit of section 5): each answered
-with a clear 4xx in the DESIGN.md 3 error shape, exact status and code, and nothing written.
+with a clear 4xx in the docs/DESIGN.md 3 error shape, exact status and code, and nothing written.
 
 "Nothing written" is checked three ways around every refused request: the session list, every
 session's document (rounds, totals, version) and the row count of every table are unchanged.

@@ -270,7 +270,7 @@ def test_examples_fit_their_schemas() -> None:
 
 
 def test_design_examples_are_documented() -> None:
-    """The example bodies of DESIGN.md 3 appear in the document exactly as written there."""
+    """The example bodies of docs/DESIGN.md 3 appear in the document exactly as written there."""
     rounds = OPENAPI["paths"]["/api/v1/sessions/{session_id}/rounds"]["post"]
     bodies = [e["value"] for e in rounds["requestBody"]["content"][JSON]["examples"].values()]
     assert WENT_OUT in bodies
@@ -416,7 +416,7 @@ def get_examples() -> Iterator[Any]:
 
 @pytest.mark.parametrize("path", list(get_examples()))
 def test_read_examples_match(client: FlaskClient, path: str) -> None:
-    """The GET examples show the fresh session after the went_out round of DESIGN.md 3."""
+    """The GET examples show the fresh session after the went_out round of docs/DESIGN.md 3."""
     session_id = new_session(client)
     assert client.post(f"{API}/sessions/{session_id}/rounds", json=WENT_OUT).status_code == 201
     response = client.get(path.format(session_id=session_id, number=1))

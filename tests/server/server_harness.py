@@ -413,7 +413,7 @@ def varied_round(players: Sequence[str], i: int) -> dict[str, Any]:
 def check_round(
     document: Mapping[str, Any], players: Sequence[str], rules: Mapping[str, Any]
 ) -> None:
-    """Assert a stored round is whole and its scores follow RULES.md from its inputs."""
+    """Assert a stored round is whole and its scores follow docs/RULES.md from its inputs."""
     scores = document["scores"]
     number = document["number"]
     assert set(scores) == set(players), f"round {number}: entries for {sorted(scores)}"

@@ -1,4 +1,4 @@
-"""Taking a joker from the table (RULES.md 4): which tile may replace it, and when not at all."""
+"""Taking a joker from the table (docs/RULES.md §4): which tile may replace it, and when not."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Players: names and how many may sit at one table (RULES.md section 1)."""
+"""Players: names and how many may sit at one table (docs/RULES.md section 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scoring a round: RULES.md section 6, every worked example and every hard error."""
+"""Scoring a round: docs/RULES.md section 6, every worked example and every hard error."""
 
 from __future__ import annotations
 
@@ -243,7 +243,7 @@ def test_paper_two_positive_refused() -> None:
 
 
 def test_paper_all_zero_accepted_with_nobody_winning() -> None:
-    # RULES.md 6: it adds up to 0 with nobody plus, as an empty pool with equal racks scores.
+    # docs/RULES.md 6: it adds up to 0 with nobody plus, as an empty pool with equal racks scores.
     result = score(ABCD, "scores", scores={"A": 0, "B": 0, "C": 0, "D": 0})
     assert result.scores == {"A": 0, "B": 0, "C": 0, "D": 0}
     assert result.winner is None

@@ -1,4 +1,4 @@
-"""Sets on the table and the initial meld: RULES.md sections 2 and 3."""
+"""Sets on the table and the initial meld: docs/RULES.md sections 2 and 3."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ Readings = list[tuple[str, list[str], int]]
 
 # (id, tiles, settings overrides, valid, readings when valid / reason substring when invalid)
 SET_CASES: list[tuple[str, str, dict[str, Any], bool, Readings | str]] = [
-    # RULES.md 2 says "r5 b5 J is valid (21 points)": three 5s make 15 (see the report).
+    # An early rule text gave r5 b5 J 21 points: three 5s make 15 (docs/RULES.md §8).
     ("rules-group-r5-b5-J", "r5 b5 J", {}, True, [("group", ["k5", "r5", "b5"], 15)]),
     ("rules-repeated-colour", "r5 b5 k5 r5", {}, False, "red 5 appears twice"),
     ("rules-5-tile-group", "r5 b5 k5 o5 J", {}, False, "5 tiles cannot be a group"),
@@ -278,7 +278,7 @@ def test_meld_group_with_joker_is_30() -> None:
 
 
 def test_meld_joker_run_uses_highest_reading() -> None:
-    # RULES.md 3 counts J r10 r11 as 9+10+11 = 30; the checker uses the highest reading (33).
+    # The shared text counts J r10 r11 as 30; the checker uses the highest, 33 (docs/RULES.md §8).
     meld = _meld("J r10 r11")
     assert meld.valid
     assert meld.points == 33

@@ -1,4 +1,4 @@
-"""Settings: RULES.md section 7 table, validation, presets."""
+"""Settings: docs/RULES.md section 7 table, validation, presets."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.rules import LABELS, PRESETS, RulesError, Settings
 
-# RULES.md section 7, label -> default, as printed.
+# docs/RULES.md section 7, label -> default, as printed.
 RULES_TABLE = {
     "Number of tile sets": 1,
     "Minimum initial meld": 30,
@@ -54,8 +54,8 @@ def test_labels_cover_every_field_with_rules_wording() -> None:
     keys = [f.name for f in dataclasses.fields(Settings)]
     assert sorted(LABELS) == sorted(keys)
     assert set(LABELS.values()) <= set(RULES_TABLE)
-    # RULES.md lists "Rounds" (default 3) as a setting; the rules code keeps the agreed
-    # number of rounds outside Settings (standings() takes rounds_planned). See the report.
+    # docs/RULES.md lists "Rounds" (default 3) as a setting; the rules code keeps the agreed
+    # number of rounds outside Settings (standings() takes rounds_planned). See docs/RULES.md §7.
     assert set(RULES_TABLE) - set(LABELS.values()) == {"Rounds"}
 
 

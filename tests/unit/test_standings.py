@@ -1,4 +1,4 @@
-"""The evening's table: RULES.md section 7 (totals, drop worst round, completion, winners)."""
+"""The evening's table: docs/RULES.md section 7 (totals, drop worst round, completion, winners)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tile notation (tiles and cards), rack values and the supply check: RULES.md section 1 and 6."""
+"""Tile notation (tiles and cards), rack values and the supply check: docs/RULES.md §1 and §6."""
 
 from __future__ import annotations
 
@@ -208,7 +208,7 @@ def test_sort_tiles_jokers_last() -> None:
 
 
 def test_rack_value_rules_example() -> None:
-    # RULES.md 6: "A rack of 3, 5, 9, 13 is -30."
+    # docs/RULES.md 6: "A rack of 3, 5, 9, 13 is -30."
     assert rack_value(parse_tiles("r3 b5 k9 o13")) == 30
 
 
