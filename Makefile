@@ -20,10 +20,12 @@ run: $(VENV)/.installed
 	$(VENV)/bin/flask --app scorekeeper db upgrade
 	PORT=$(PORT) $(VENV)/bin/python -m scorekeeper.serve
 
+# The suite runs on every core, a test file per worker at a time (a file's real servers and
+# browsers are started once); each worker has its own PostgreSQL database (tests/conftest.py).
 test: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto --dist loadfile
 
 # Benchmarks (bench/, docs/PERFORMANCE.md): wrk and Chromium from Debian, then every section;
 # `make bench BENCH_ARGS='--quick --only taps'` to try one quickly.

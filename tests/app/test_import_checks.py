@@ -218,7 +218,11 @@ def test_the_unspoilt_export_imports(app: Flask, export: Document, tmp_path: Pat
     result = app.test_cli_runner().invoke(args=["import-json", str(path)])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        assert backup.export_everything() == export
+        imported = backup.export_everything()
+    # The same rows; the household's generation is drawn afresh by the import.
+    assert imported["tables"].pop("household")[0]["generation"]
+    export["tables"].pop("household")
+    assert imported == export
 
 
 def test_every_bad_record_is_named_at_once(app: Flask, export: Document, tmp_path: Path) -> None:

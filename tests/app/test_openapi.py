@@ -501,7 +501,7 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, Any], Any, int]]:
         (ROUND, "delete", {**first, "query": "?version=0"}, None, 400),
         (ROUND, "delete", {**first, "query": "?version=999999"}, None, 409),  # stale_round
         (ROUND, "delete", first, None, 204),
-        (ROUNDS, "post", here, {"ending": "scores", "scores": dict.fromkeys(PLAYERS, 0)}, 422),
+        (ROUNDS, "post", here, {"ending": "scores", "scores": {"Ann": 5, "Bo": 0}}, 422),
     ]
     for tool, body in tool_bodies.items():
         steps += [

@@ -23,9 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-
-from scorekeeper import sqlalchemy_url
+from postgres_databases import fresh_postgres_url
 
 REPO = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
@@ -127,32 +125,6 @@ def upgrade(database_url: str) -> None:
     """Create the schema with the real migrations."""
     done = flask_command(database_url, "db", "upgrade")
     assert done.returncode == 0, done.stdout + done.stderr
-
-
-def fresh_postgres_url(base_url: str, suffix: str) -> str:
-    """A PostgreSQL database next to SCOREKEEPER_TEST_DATABASE_URL's, named with the suffix,
-    created if missing and emptied (schema public dropped and made again)."""
-    url = sa.make_url(sqlalchemy_url(base_url))
-    url = url.set(database=f"{url.database}{suffix}")
-    admin = sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            exists = connection.scalar(
-                sa.text("SELECT 1 FROM pg_database WHERE datname = :name"),
-                {"name": url.database},
-            )
-            if not exists:
-                connection.exec_driver_sql(f'CREATE DATABASE "{url.database}"')
-    finally:
-        admin.dispose()
-    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as connection:
-            connection.exec_driver_sql("DROP SCHEMA public CASCADE")
-            connection.exec_driver_sql("CREATE SCHEMA public")
-    finally:
-        engine.dispose()
-    return url.render_as_string(hide_password=False)
 
 
 @dataclass

@@ -1,0 +1,40 @@
+"""The PostgreSQL databases of a test run, next to SCOREKEEPER_TEST_DATABASE_URL's: one per
+pytest-xdist worker (`scorekeeper_test_gw0`, ...), so workers running at once never share one."""
+
+from __future__ import annotations
+
+import os
+
+import sqlalchemy as sa
+
+from scorekeeper import sqlalchemy_url
+
+# "gw0", "gw1", ... under `pytest -n`; empty when the tests run in one process.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+def fresh_postgres_url(base_url: str, suffix: str, empty: bool = True) -> str:
+    """A PostgreSQL database next to `base_url`'s, named with the suffix (and this worker's
+    name), created if missing and, when `empty`, emptied (schema public dropped and made again)."""
+    url = sa.make_url(sqlalchemy_url(base_url))
+    url = url.set(database=f"{url.database}{suffix}{'_' + WORKER if WORKER else ''}")
+    admin = sa.create_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.scalar(
+                sa.text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                {"name": url.database},
+            )
+            if not exists:
+                connection.exec_driver_sql(f'CREATE DATABASE "{url.database}"')
+    finally:
+        admin.dispose()
+    if empty:
+        engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+        try:
+            with engine.connect() as connection:
+                connection.exec_driver_sql("DROP SCHEMA public CASCADE")
+                connection.exec_driver_sql("CREATE SCHEMA public")
+        finally:
+            engine.dispose()
+    return url.render_as_string(hide_password=False)
