@@ -2,7 +2,7 @@
 
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -33,6 +33,12 @@ class Base(DeclarativeBase):
 # connection killed by an administrator or a firewall) is replaced before use, instead of
 # failing the next request with a 500. SQLALCHEMY_ENGINE_OPTIONS can still override it.
 db = SQLAlchemy(model_class=Base, engine_options={"pool_pre_ping": True})
+# The models' base class: Flask-SQLAlchemy's db.Model, which a type checker sees as Base (it
+# is a subclass of Base made at run time, so it cannot be named statically).
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate()
 csrf = CSRFProtect()
 

@@ -9,14 +9,14 @@ from typing import Any
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Player(db.Model):
+class Player(Model):
     """A person the family has played with, remembered across sessions."""
 
     __tablename__ = "players"
@@ -34,7 +34,7 @@ def no_standing() -> dict[str, Any]:
     return {"leaders": [], "leading_total": None, "winners": []}
 
 
-class GameSession(db.Model):
+class GameSession(Model):
     """An evening's play: its players, its settings, and the agreed number of rounds."""
 
     __tablename__ = "sessions"
@@ -78,7 +78,7 @@ class GameSession(db.Model):
     )
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player's place at one session, in seating order; renaming it leaves past rounds be."""
 
     __tablename__ = "seats"
@@ -108,7 +108,7 @@ class Seat(db.Model):
     player: so.Mapped[Player] = so.relationship(back_populates="seats")
 
 
-class Round(db.Model):
+class Round(Model):
     """One round: how it ended and who won; its number is unique within the session."""
 
     __tablename__ = "rounds"
@@ -137,7 +137,7 @@ class Round(db.Model):
     )
 
 
-class Entry(db.Model):
+class Entry(Model):
     """One player's line of a round: the rack as entered (value, tiles, count) and the score."""
 
     __tablename__ = "entries"
@@ -162,7 +162,7 @@ class Entry(db.Model):
 HOUSEHOLD_ID = 1
 
 
-class Household(db.Model):
+class Household(Model):
     """The household's one row: its passphrase, hashed, when it was set in the app.
 
     `cookie_epoch` is part of every "remember this phone" cookie's signature: bumping it (a new
@@ -182,7 +182,7 @@ class Household(db.Model):
     generation: so.Mapped[str | None] = so.mapped_column(sa.String(32))
 
 
-class FailedSignIn(db.Model):
+class FailedSignIn(Model):
     """A wrong passphrase from one client address: the rate limiter's memory, in the database
     so that every server process counts the same guesses."""
 
