@@ -416,26 +416,26 @@ def _rack_problems(
                 )
             )
     for name, count in tile_counts.items():
-        player = find_player(name, players)
-        rack = racks.get(player) if player else None
-        if player is None:
+        counted = find_player(name, players)
+        counted_rack = racks.get(counted) if counted else None
+        if counted is None:
             problems.append(_unknown(name))
         elif isinstance(count, bool) or not isinstance(count, int) or count < 0:
             problems.append(
                 Problem(
                     "bad_tile_count",
                     "%(player)s: a tile count is a whole number, 0 or more.",
-                    {"player": player},
-                    player,
+                    {"player": counted},
+                    counted,
                 )
             )
-        elif rack is not None and rack.count is not None and rack.count != count:
+        elif counted_rack is not None and counted_rack.count not in (None, count):
             problems.append(
                 Problem(
                     "bad_tile_count",
                     "%(player)s: %(entered)d tiles entered, but the tile count says %(count)d.",
-                    {"player": player, "entered": rack.count, "count": count},
-                    player,
+                    {"player": counted, "entered": counted_rack.count, "count": count},
+                    counted,
                 )
             )
     if not problems:

@@ -179,7 +179,7 @@ def format_tiles(tiles: Iterable[Tile], played_with: str = "tiles") -> str:
 
 def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
     """Colour order of the box (black, red, blue, orange), numbers ascending, jokers last."""
-    order = {c: i for i, c in enumerate(COLOURS)}
+    order: dict[Colour | None, int] = {c: i for i, c in enumerate(COLOURS)}
     return sorted(tiles, key=lambda t: (t.colour is None, order.get(t.colour, 9), t.number))
 
 

@@ -133,7 +133,7 @@ def history_csv_filename(today: date | None = None) -> str:
     return f"scorekeeper-history-{(today or date.today()).isoformat()}.csv"
 
 
-def _history_query() -> sa.Select[tuple[str, date, int, str, str, int | None, int]]:
+def _history_query() -> sa.Select[str, date, int, str, str, int | None, int]:
     """Every entry of every round, in one statement, in the order of the file."""
     return (
         sa.select(
@@ -169,7 +169,7 @@ def history_csv_rows(header: Sequence[str] = HISTORY_HEADER) -> Iterator[str]:
 
 
 def _history_rows(
-    result: Iterable[sa.Row[tuple[Any, ...]]], header: Sequence[str] = HISTORY_HEADER
+    result: Iterable[sa.Row[*tuple[Any, ...]]], header: Sequence[str] = HISTORY_HEADER
 ) -> Iterator[list[Cell]]:
     yield [text_cell(h) for h in header]
     for name, played_on, number, player, ending, rack, score in result:

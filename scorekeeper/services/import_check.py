@@ -289,10 +289,10 @@ def _round(
     try:
         parsed = {p: Rack.from_entry(v, settings, p) for p, v in racks.items()}
         if rnd["ending"] == "scores":
-            entry = RoundEntry("scores", scores=scores)
+            typed = RoundEntry("scores", scores=scores)
         else:
-            entry = RoundEntry(rnd["ending"], winner, parsed, counts)
-        scored = score_round(players, entry, settings, confirm=True)
+            typed = RoundEntry(rnd["ending"], winner, parsed, counts)
+        scored = score_round(players, typed, settings, confirm=True)
     except RulesError as err:
         return err.problems
     found = []

@@ -119,7 +119,7 @@ class SessionsPage:
         return self.number > 1
 
 
-def _session_query() -> sa.Select[tuple[GameSession]]:
+def _session_query() -> sa.Select[GameSession]:
     return sa.select(GameSession).options(
         so.selectinload(GameSession.seats),
         so.selectinload(GameSession.rounds).selectinload(Round.entries),
@@ -243,7 +243,7 @@ def summary_of(view: SessionView) -> SessionSummary:
     )
 
 
-def _summary_columns() -> tuple[sa.ColumnElement[Any], ...]:
+def _summary_columns() -> tuple[so.InstrumentedAttribute[Any], ...]:
     return (
         GameSession.id,
         GameSession.name,
@@ -404,7 +404,7 @@ def settings_from_body(rules: object) -> Settings:
             )
     if problems:
         raise BadRequest(problems)
-    return Settings.from_dict(rules)  # type: ignore[arg-type]
+    return Settings.from_dict(rules)
 
 
 def _session_name(name: object, played_on: date) -> str:

@@ -252,7 +252,7 @@ def get_player_stats(player_id: int, period: Period | None = None, page: int = 1
     )
 
 
-def _seats_of(player_id: int, period: Period) -> sa.Select[Any]:
+def _seats_of(player_id: int, period: Period) -> sa.Select[*tuple[Any, ...]]:
     """The player's seats at the sessions of the period, with what the page needs of the
     sessions: each statement below reads it as a subquery (or two), which the databases
     plan each on its own, along the seats' index by player."""
@@ -294,7 +294,7 @@ class _Figures:
     streak: int  # how many of the latest finished sessions went the same way
 
 
-def _figures(seats: sa.Select[Any]) -> _Figures:
+def _figures(seats: sa.Select[*tuple[Any, ...]]) -> _Figures:
     """One statement: the sums, and the streak from the finished sessions numbered from the
     latest (the first one that went the other way ends it)."""
     mine = seats.subquery("mine")
@@ -341,12 +341,14 @@ def _figures(seats: sa.Select[Any]) -> _Figures:
     )
 
 
-def _count(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[Any]:
+def _count(
+    condition: sa.ColumnElement[bool] | so.InstrumentedAttribute[bool],
+) -> sa.ColumnElement[Any]:
     """How many rows meet the condition (portable: no FILTER clause)."""
     return sa.func.sum(sa.case((condition, 1), else_=0))
 
 
-def _history_page(seats: sa.Select[Any], page: int) -> list[Any]:
+def _history_page(seats: sa.Select[*tuple[Any, ...]], page: int) -> list[Any]:
     """The sessions of one page of the player's history (and one more, if older ones are
     left), the newest first; for a session they won, how many won it (two or more: shared)."""
     mine = seats.subquery("mine")
@@ -367,7 +369,7 @@ def _history_page(seats: sa.Select[Any], page: int) -> list[Any]:
 
 
 def _marks(
-    seats: sa.Select[Any], best: int | None, worst: int | None
+    seats: sa.Select[*tuple[Any, ...]], best: int | None, worst: int | None
 ) -> tuple[RoundMark | None, RoundMark | None]:
     """The best and the worst round (scores `best` and `worst`): of equal rounds, the
     earliest played, the earliest session's (by day, then id) and in it the first. One
@@ -415,7 +417,7 @@ def _marks(
     return mark("best", best), mark("worst", worst)
 
 
-def _head_to_head(seats: sa.Select[Any]) -> tuple[HeadToHead, ...]:
+def _head_to_head(seats: sa.Select[*tuple[Any, ...]]) -> tuple[HeadToHead, ...]:
     """Against everyone met in a finished session of the period: how often the player
     finished ahead, behind or level (an aggregate over the seats at those sessions, named
     after)."""

@@ -9,7 +9,7 @@ after which the stored summaries still hold what the old rules gave (`flask resu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 
@@ -28,8 +28,8 @@ from scorekeeper.services.sessions import (
 # the memory of a few hundred sessions' rounds, however long the history.
 BATCH = 500
 
-_sessions = GameSession.__table__
-_seats = Seat.__table__
+_sessions = cast(sa.Table, GameSession.__table__)
+_seats = cast(sa.Table, Seat.__table__)
 
 
 @dataclass(frozen=True)
@@ -99,13 +99,13 @@ def _summarise(low: int, high: int) -> int:
     ).all()
     names: dict[int, dict[int, str]] = {row.id: {} for row in rows}
     stored_lines: dict[int, dict[str, Any]] = {}
-    for session_id, seat_id, name, *line in db.session.execute(
+    for session_id, seat_id, name, *stored in db.session.execute(
         sa.select(Seat.session_id, Seat.id, Seat.name, *(getattr(Seat, c) for c in SEAT_LINE))
         .where(Seat.session_id.between(low, high))
         .order_by(Seat.session_id, Seat.position)
     ):
         names[session_id][seat_id] = name
-        stored_lines[seat_id] = dict(zip(SEAT_LINE, line, strict=True))
+        stored_lines[seat_id] = dict(zip(SEAT_LINE, stored, strict=True))
     entries: dict[int, list[tuple[int, int | None, int | None, int | None]]] = {
         row.id: [] for row in rows
     }
@@ -116,8 +116,8 @@ def _summarise(low: int, high: int) -> int:
         .where(Round.session_id.between(low, high))
     ):
         entries[session_id].append((number, seat_id, score, winner))
-    summaries = []
-    lines = []
+    summaries: list[dict[str, Any]] = []
+    lines: list[dict[str, Any]] = []
     changed = set()
     for row in rows:
         played = entries[row.id]
