@@ -8,7 +8,9 @@ import os
 import shlex
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 from flask import Flask
@@ -18,6 +20,8 @@ from scorekeeper.extensions import db
 from scorekeeper.files import open_private
 from scorekeeper.rules import RulesError
 from scorekeeper.services import backup, summaries
+
+T = TypeVar("T")
 
 
 def register_commands(app: Flask) -> None:
@@ -114,7 +118,7 @@ def _run_postgres_tool(command: str) -> None:
         raise click.ClickException(f"{words[0]} failed: {finished.stderr.strip()[:500]}")
 
 
-def _guard(action):  # type: ignore[no-untyped-def]
+def _guard(action: Callable[[], T]) -> T:
     """Run an action; a rules error becomes a clean command-line error, a problem a line."""
     try:
         return action()

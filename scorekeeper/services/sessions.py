@@ -337,7 +337,7 @@ def home_page(number: int = 1, size: int = HOME_PAGE_SIZE) -> SessionsPage:
 
 
 def create_session(
-    players: Sequence[object],
+    players: object,
     name: object = None,
     rounds: object = None,
     rules: Mapping[str, Any] | None = None,

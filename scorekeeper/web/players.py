@@ -55,8 +55,8 @@ def show(player_id: int) -> str | tuple[str, int]:
                 "players/show.html", player_id=player_id, name=name, player=None, **_filter(period)
             )
             return page, status_for(period)
-        page = request.args.get("page", 1, type=int) or 1
-        player = stats.get_player_stats(player_id, period, page)
+        number = request.args.get("page", 1, type=int) or 1
+        player = stats.get_player_stats(player_id, period, number)
     except NotFound:
         abort(404)
     return render_template(

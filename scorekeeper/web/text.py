@@ -15,7 +15,7 @@ from flask_babel.speaklater import LazyString
 from markupsafe import escape
 
 
-class LazyText(LazyString):  # type: ignore[misc]  # (flask_babel ships no type hints)
+class LazyText(LazyString):
     """A string translated when it is shown, in that request's language; plain text in HTML."""
 
     def __html__(self) -> str:
