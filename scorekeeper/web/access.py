@@ -33,20 +33,20 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext
 from werkzeug.wrappers import Response
 
-from scorekeeper.forms import (
-    ButtonForm,
-    ChangePassphraseForm,
-    RemovePassphraseForm,
-    SetPassphraseForm,
-    SignInForm,
-    add_error,
-)
 from scorekeeper.services import access
 from scorekeeper.services.access import (
     AccessError,
     PassphraseRefused,
     TooManyAttempts,
     WrongPassphrase,
+)
+from scorekeeper.web.forms import (
+    ButtonForm,
+    ChangePassphraseForm,
+    RemovePassphraseForm,
+    SetPassphraseForm,
+    SignInForm,
+    add_error,
 )
 from scorekeeper.web.messages import translate
 from scorekeeper.web.responses import errors_response

@@ -10,12 +10,12 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import format_number, gettext
 from werkzeug.wrappers import Response
 
-from scorekeeper.forms import DrawForm, SecondsForm, add_error, draw_form
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.turns import StartDraw, turn_order, who_starts
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionView
+from scorekeeper.web.forms import DrawForm, SecondsForm, add_error, draw_form
 from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import and_list, forget_undo, session_or_404
 

@@ -9,17 +9,17 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, s
 from flask_babel import format_number, gettext
 from werkzeug.wrappers import Response
 
-from scorekeeper.forms import (
+from scorekeeper.rules import Problem, RulesError
+from scorekeeper.services import rounds
+from scorekeeper.services.errors import NotFound, status_for
+from scorekeeper.services.sessions import RoundView, SessionView, get_session
+from scorekeeper.web.forms import (
     ENDING_CHOICES,
     DeleteRoundForm,
     RoundForm,
     round_form,
     round_form_data,
 )
-from scorekeeper.rules import Problem, RulesError
-from scorekeeper.services import rounds
-from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import RoundView, SessionView, get_session
 from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import (
     UNDO_KEY,

@@ -22,7 +22,12 @@ from flask import (
 from flask_babel import format_number, gettext
 from werkzeug.wrappers import Response
 
-from scorekeeper.forms import (
+from scorekeeper.rules import RulesError
+from scorekeeper.services import sessions
+from scorekeeper.services.errors import NotFound, status_for
+from scorekeeper.services.sessions import SessionSummary, SessionView
+from scorekeeper.web.chart import WIDTH, chart_height, running_chart
+from scorekeeper.web.forms import (
     SCORING_SETTINGS,
     SETTING_LABELS,
     TABLE_SETTINGS,
@@ -36,11 +41,6 @@ from scorekeeper.forms import (
     preset_values,
     with_preset,
 )
-from scorekeeper.rules import RulesError
-from scorekeeper.services import sessions
-from scorekeeper.services.chart import WIDTH, chart_height, running_chart
-from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import SessionSummary, SessionView
 from scorekeeper.web.i18n import default_session_name
 from scorekeeper.web.messages import translate
 from scorekeeper.web.responses import conditional, etag_of

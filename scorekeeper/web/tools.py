@@ -26,10 +26,10 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired
 
-from scorekeeper.forms import SETTING_LABELS, SelectChoice, add_error
 from scorekeeper.rules import RulesError, Settings
 from scorekeeper.services import tools
 from scorekeeper.services.sessions import SessionView
+from scorekeeper.web.forms import SETTING_LABELS, SelectChoice, add_error
 from scorekeeper.web.messages import rules_text, translate
 from scorekeeper.web.sessions import session_or_404
 from scorekeeper.web.text import lazy_text as _l

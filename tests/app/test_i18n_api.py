@@ -11,11 +11,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.forms import SETTING_LABELS
 from scorekeeper.rules import LABELS, Problem, RulesError, Settings, check_set, parse_tiles
 from scorekeeper.rules.errors import NameList, TileName, Word
 from scorekeeper.rules.sets import FREED_JOKER_REMINDER, check_joker_swap
 from scorekeeper.rules.tiles import check_supply
+from scorekeeper.web.forms import SETTING_LABELS
 from scorekeeper.web.messages import RULES_TEXTS, translate
 
 API = "/api/v1"

@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
 from scorekeeper.services import rounds, sessions
-from scorekeeper.services.chart import COLOURS, DASHES, running_chart
 from scorekeeper.services.documents import session_document
+from scorekeeper.web.chart import COLOURS, DASHES, running_chart
 
 API = "/api/v1"
 FOUR = ["Ann", "Bo", "Cy", "Di"]
