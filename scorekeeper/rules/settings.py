@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
-from functools import cache
 from typing import Any
 
 from scorekeeper.rules.errors import Problem, RulesError, Word, name_list
@@ -76,7 +75,11 @@ class Setting:
         if value is None and self.optional:
             return None
         assert self.low is not None and self.high is not None
-        if self.fits(value) and self.low <= value <= self.high:  # type: ignore[operator]
+        if (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and self.low <= value <= self.high
+        ):
             return None
         return self.out_of_range()
 
@@ -113,10 +116,14 @@ def choice(
     return _declare(str, default, label, about, options=options, **spec)
 
 
-@cache
+_DECLARED: dict[type, tuple[Setting, ...]] = {}
+
+
 def declared(cls: type[Settings]) -> tuple[Setting, ...]:
     """Every setting of `cls` (Settings, or a class that extends it), in declaration order."""
-    return tuple(replace(f.metadata[_SETTING], name=f.name) for f in fields(cls))
+    if cls not in _DECLARED:
+        _DECLARED[cls] = tuple(replace(f.metadata[_SETTING], name=f.name) for f in fields(cls))
+    return _DECLARED[cls]
 
 
 @dataclass(frozen=True)
