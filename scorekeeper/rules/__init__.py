@@ -4,7 +4,7 @@ from scorekeeper.rules.errors import Problem, RulesError
 from scorekeeper.rules.players import check_player_count, check_players, clean_name, find_player
 from scorekeeper.rules.scoring import ENDINGS, Rack, RoundEntry, ScoredRound, score_round
 from scorekeeper.rules.sets import MeldCheck, Reading, SetCheck, check_meld, check_set
-from scorekeeper.rules.settings import LABELS, PRESETS, Settings
+from scorekeeper.rules.settings import LABELS, PRESETS, Setting, Settings, declared
 from scorekeeper.rules.standings import Standings, standings
 from scorekeeper.rules.tiles import (
     JOKER,
@@ -31,6 +31,7 @@ __all__ = [
     "RulesError",
     "ScoredRound",
     "SetCheck",
+    "Setting",
     "Settings",
     "Standings",
     "Tile",
@@ -40,6 +41,7 @@ __all__ = [
     "check_set",
     "check_supply",
     "clean_name",
+    "declared",
     "find_player",
     "format_tiles",
     "parse_tile",

@@ -11,7 +11,7 @@ class Word(str):
     """A param that is an English word or phrase a person reads (a setting's label, say).
 
     It renders as itself, so English messages are unchanged; the web layer translates it as a
-    msgid of its own (the web layer lists every such msgid literally, so it is extracted).
+    msgid of its own (marked with `N_` where it is declared, so it is extracted).
     """
 
     __slots__ = ()

@@ -21,6 +21,7 @@ from scorekeeper.rules import (
     Standings,
     check_players,
     clean_name,
+    declared,
     standings,
 )
 from scorekeeper.rules.players import name_key
@@ -383,28 +384,26 @@ def create_session(
     return get_session(gs.id)
 
 
-def settings_from_body(rules: object) -> Settings:
-    """Settings from a request: unknown keys and wrong types are a bad request (400),
-    values out of range a rules violation (422); both carry the code bad_setting."""
+def settings_from_body(rules: object, declaration: type[Settings] = Settings) -> Settings:
+    """Settings from a request: unknown keys and wrong types (the declared JSON types) are a
+    bad request (400), values out of range a rules violation (422); both carry bad_setting."""
     if rules is not None and not isinstance(rules, Mapping):
         raise BadRequest(
             Problem("bad_setting", "rules must be an object of settings.", {}, "rules")
         )
-    defaults = Settings().to_dict()
+    by_name = {s.name: s for s in declared(declaration)}
     problems = []
     for key, value in (rules or {}).items():
-        if key not in defaults:
+        setting = by_name.get(key)
+        if setting is None:
             problems.append(Problem("bad_setting", "%(key)s is not a setting.", {"key": key}, key))
-            continue
-        wanted = type(defaults[key]) if defaults[key] is not None else int
-        fits = isinstance(value, wanted) and (wanted is bool or not isinstance(value, bool))
-        if not fits and not (key == "winner_bonus" and value is None):
+        elif not setting.fits(value):
             problems.append(
                 Problem("bad_setting", "%(key)s has the wrong type.", {"key": key}, key)
             )
     if problems:
         raise BadRequest(problems)
-    return Settings.from_dict(rules)
+    return declaration.from_dict(rules)
 
 
 def _session_name(name: object, played_on: date) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from flask import has_request_context, request
 from flask_babel import gettext as _
@@ -19,6 +19,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
     Field,
+    Form,
     HiddenField,
     IntegerField,
     PasswordField,
@@ -27,18 +28,20 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import EqualTo, InputRequired, Optional
+from wtforms.validators import EqualTo, InputRequired, NumberRange, Optional
 
 from scorekeeper.rules import (
-    LABELS,
     PRESETS,
     Problem,
     RulesError,
+    Setting,
     Settings,
+    declared,
     parse_tile,
     parse_tiles,
 )
 from scorekeeper.web.messages import translate
+from scorekeeper.web.text import LazyText
 from scorekeeper.web.text import lazy_text as _l
 
 try:  # WTForms 3.3+ declares options as SelectChoice; plain tuples are deprecated there
@@ -53,55 +56,62 @@ MAX_PLAYERS = 6
 WHOLE_NUMBER = re.compile(r"[+-]?\d+")
 ENDING_CHOICES = ("went_out", "pool_empty", "scores")
 
-# The settings shown at once (they change the scores) and those under "More rules".
-SCORING_SETTINGS = (
-    "tile_sets",
-    "joker_penalty",
-    "empty_pool",
-    "drop_worst_round",
-    "winner_bonus",
-    "typo_threshold",
-)
-TABLE_SETTINGS = (
-    "min_initial_meld",
-    "jokers_retrievable",
-    "seconds_per_turn",
-    "penalty_tiles",
-    "run_wrap",
-    "played_with",
-)
-BOOLEAN_SETTINGS = ("jokers_retrievable", "run_wrap", "drop_worst_round")
-
-#: The setting labels of rules/settings.py LABELS, each its own msgid (listed literally so they
-#: are extracted; a unit test keeps the English equal to LABELS). The Danish sheet's words
-#: ("Antal spil brikker", "Mindste åbningsmelding"...) are the translators' to put in.
-SETTING_LABELS = {
-    "tile_sets": _l("Number of tile sets"),
-    "min_initial_meld": _l("Minimum initial meld"),
-    "jokers_retrievable": _l("Jokers may be retrieved from the table"),
-    "joker_penalty": _l("Joker penalty"),
-    "seconds_per_turn": _l("Seconds per turn"),
-    "penalty_tiles": _l("Penalty tiles"),
-    "run_wrap": _l("Run wrap (1 after 13)"),
-    "empty_pool": _l("Empty pool"),
-    "drop_worst_round": _l("Drop each player's worst round"),
-    "winner_bonus": _l("Winner bonus"),
-    "typo_threshold": _l("Typo flag below"),
-    "played_with": _l("Played with"),
-}
-
 
 def add_error(field: Field, message: str) -> None:
     """Show a message next to a field (WTForms keeps errors as a tuple until validated)."""
     field.errors = [*field.errors, message]
 
 
+def setting_field(setting: Setting, required: Any = None) -> Any:
+    """A setting's form field, from its declaration (rules/settings.py): a box for on/off,
+    a list for choices, a whole number within the bounds otherwise (a blank is off when the
+    setting may be off); the label and the hint (`description`) translated when shown."""
+    label = _l(setting.label)
+    hint = _l(setting.hint) if setting.hint else ""
+    if setting.kind is bool:
+        return BooleanField(label, default=setting.default, description=hint)
+    if setting.options:
+        return SelectField(
+            label,
+            choices=[SelectChoice(value, _l(text)) for value, text in setting.options],
+            coerce=setting.kind,
+            default=setting.default,
+            description=hint,
+        )
+    given = (
+        Optional() if setting.optional else InputRequired(required or _l("Enter a whole number."))
+    )
+    in_range = NumberRange(setting.low, setting.high, LazyText(translate, setting.out_of_range()))
+    return IntegerField(
+        label, default=setting.default, description=hint, validators=[given, in_range]
+    )
+
+
+def add_settings(
+    form_class: type[Form], names: Iterable[str] | None = None, required: Any = None
+) -> None:
+    """Give a form class a field for each setting of its `declaration` (or for those named)."""
+    declaration: type[Settings] = getattr(form_class, "declaration", Settings)
+    chosen = None if names is None else set(names)
+    for setting in declared(declaration):
+        if chosen is None or setting.name in chosen:
+            setattr(form_class, setting.name, setting_field(setting, required))
+
+
+def setting_labels(declaration: type[Settings] = Settings) -> dict[str, LazyText]:
+    """Each setting's label, in the request's language when shown (the pages' label table)."""
+    return {s.name: _l(s.label) for s in declared(declaration)}
+
+
+SETTING_LABELS = setting_labels()
+# The settings shown at once (they change the scores) and those under "More rules".
+SCORING_SETTINGS = tuple(s.name for s in declared(Settings) if s.scoring)
+TABLE_SETTINGS = tuple(s.name for s in declared(Settings) if not s.scoring)
+BOOLEAN_SETTINGS = tuple(s.name for s in declared(Settings) if s.kind is bool)
+
+
 def _strip(value: object) -> object:
     return value.strip() if isinstance(value, str) else value
-
-
-def _number(required: str | None = None) -> IntegerField:
-    return IntegerField(validators=[InputRequired(required or _l("Enter a whole number."))])
 
 
 class ButtonForm(FlaskForm):
@@ -191,7 +201,10 @@ EXTRA_PLAYER = re.compile(r"player_[0-9]{1,3}")
 
 
 class NewSessionForm(FlaskForm):
-    """Who plays (in seating order), how many rounds, and every setting of docs/RULES.md 7."""
+    """Who plays (in seating order), how many rounds, and every setting of docs/RULES.md 7
+    (a field each, added from the declaration by `add_settings` below)."""
+
+    declaration: ClassVar[type[Settings]] = Settings
 
     name = StringField(_l("Session name (optional)"), filters=[_strip], render_kw={"maxlength": 80})
     player_0 = StringField(_l("Player %(n)s", n=1), filters=[_strip])
@@ -202,32 +215,6 @@ class NewSessionForm(FlaskForm):
     player_5 = StringField(_l("Player %(n)s", n=6), filters=[_strip])
     rounds = IntegerField(
         _l("Rounds"), default=3, validators=[InputRequired(_l("How many rounds will you play?"))]
-    )
-
-    tile_sets = SelectField(
-        SETTING_LABELS["tile_sets"],
-        choices=[SelectChoice(1, "1"), SelectChoice(2, _l("2 (for 5 or 6 players)"))],
-        coerce=int,
-    )
-    min_initial_meld = _number()
-    jokers_retrievable = BooleanField(SETTING_LABELS["jokers_retrievable"])
-    joker_penalty = _number()
-    seconds_per_turn = _number()
-    penalty_tiles = _number()
-    run_wrap = BooleanField(SETTING_LABELS["run_wrap"])
-    empty_pool = SelectField(
-        SETTING_LABELS["empty_pool"],
-        choices=[
-            SelectChoice("difference", _l("Difference")),
-            SelectChoice("fewest_tiles", _l("Fewest tiles")),
-        ],
-    )
-    drop_worst_round = BooleanField(SETTING_LABELS["drop_worst_round"])
-    winner_bonus = IntegerField(validators=[Optional()])
-    typo_threshold = _number()
-    played_with = SelectField(
-        SETTING_LABELS["played_with"],
-        choices=[SelectChoice("tiles", _l("Tiles")), SelectChoice("cards", _l("Two card decks"))],
     )
 
     preset = SelectField(
@@ -242,8 +229,6 @@ class NewSessionForm(FlaskForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seating_errors: list[str] = []
-        for key, label in SETTING_LABELS.items():
-            self[key].label.text = label
 
     @property
     def player_fields(self) -> list[Field]:
@@ -263,7 +248,10 @@ class NewSessionForm(FlaskForm):
 
     def rules(self) -> dict[str, Any]:
         """The settings as the API's `rules` object."""
-        return {key: self[key].data for key in LABELS}
+        return {s.name: self[s.name].data for s in declared(self.declaration)}
+
+    def _setting_names(self) -> set[str]:
+        return {s.name for s in declared(self.declaration)}
 
     def show_problems(self, problems: Iterable[Problem]) -> list[str]:
         """Put each problem next to its field; return the ones that belong to no field.
@@ -282,13 +270,16 @@ class NewSessionForm(FlaskForm):
             if target.startswith("players.") and target[8:].isdigit():
                 index = int(target[8:])
                 field = filled[index] if index < len(filled) else None
-            elif target in LABELS or target in ("name", "rounds"):
+            elif target in self._setting_names() or target in ("name", "rounds"):
                 field = self[target]
             if field is None:
                 general.append(translate(problem))
             else:
                 add_error(field, translate(problem))
         return general
+
+
+add_settings(NewSessionForm)
 
 
 def with_preset(formdata: MultiDict[str, str], preset: str) -> MultiDict[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.config import Defaults
-from scorekeeper.rules import Settings
+from scorekeeper.rules import Setting, Settings, declared
 
 JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -209,69 +209,27 @@ _INT = {"type": "integer"}
 _INPUT_INT = {"type": "integer", "minimum": -1_000_000, "maximum": 1_000_000}
 _NAMES = {"type": "array", "items": {"type": "string"}}
 
-_SETTINGS: dict[str, dict[str, Any]] = {
-    "tile_sets": {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": 2,
-        "description": "Number of tile sets: 2 for 5-6 players; changes the supply check.",
-    },
-    "min_initial_meld": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 200,
-        "description": "Minimum initial meld: points needed in the first play.",
-    },
-    "jokers_retrievable": {
-        "type": "boolean",
-        "description": "Jokers may be retrieved from the table.",
-    },
-    "joker_penalty": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 100,
-        "description": "What a joker left on a rack costs.",
-    },
-    "seconds_per_turn": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 3600,
-        "description": "The turn clock; 0 is off.",
-    },
-    "penalty_tiles": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 10,
-        "description": "Tiles drawn after a timeout or an invalid table.",
-    },
-    "run_wrap": {"type": "boolean", "description": "Run wrap (1 after 13)."},
-    "empty_pool": {
-        "type": "string",
-        "enum": ["difference", "fewest_tiles"],
-        "description": "Who takes a round when the pool ran out.",
-    },
-    "drop_worst_round": {
-        "type": "boolean",
-        "description": "Drop each player's worst round from their total.",
-    },
-    "winner_bonus": {
-        "type": ["integer", "null"],
-        "minimum": 1,
-        "maximum": 1000,
-        "description": "A fixed winner's score replacing the losers' sum; null is off.",
-    },
-    "typo_threshold": {
-        "type": "integer",
-        "minimum": -2000,
-        "maximum": -1,
-        "description": "Typo flag below: entries under it need `confirm`.",
-    },
-    "played_with": {
-        "type": "string",
-        "enum": ["tiles", "cards"],
-        "description": "Tiles, or two card decks (suit letters s, h, d, c for the colours).",
-    },
-}
+
+def setting_schema(setting: Setting) -> dict[str, Any]:
+    """One setting's JSON schema, from its declaration (rules/settings.py)."""
+    schema: dict[str, Any]
+    if setting.kind is bool:
+        schema = {"type": "boolean"}
+    elif setting.kind is str:
+        schema = {"type": "string", "enum": list(setting.choices)}
+    else:
+        schema = {"type": "integer", "minimum": setting.low, "maximum": setting.high}
+    if setting.optional:
+        schema["type"] = [schema["type"], "null"]
+    return {**schema, "default": setting.default, "description": setting.about}
+
+
+def settings_schema(declaration: type[Settings] = Settings) -> dict[str, dict[str, Any]]:
+    """Every setting's schema by its key: the properties of `Rules` and `RulesInput`."""
+    return {s.name: setting_schema(s) for s in declared(declaration)}
+
+
+_SETTINGS = settings_schema()
 
 # The defaults of docs/RULES.md 7, as every session document shows them when none is changed.
 DEFAULT_RULES: dict[str, Any] = Settings().to_dict()

@@ -15,21 +15,12 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import format_number, gettext
-from wtforms import (
-    BooleanField,
-    Form,
-    HiddenField,
-    IntegerField,
-    SelectField,
-    StringField,
-    TextAreaField,
-)
-from wtforms.validators import InputRequired
+from wtforms import Form, HiddenField, StringField, TextAreaField
 
 from scorekeeper.rules import RulesError, Settings
 from scorekeeper.services import tools
 from scorekeeper.services.sessions import SessionView
-from scorekeeper.web.forms import SETTING_LABELS, SelectChoice, add_error
+from scorekeeper.web.forms import add_error, add_settings
 from scorekeeper.web.messages import rules_text, translate
 from scorekeeper.web.sessions import session_or_404
 from scorekeeper.web.text import lazy_text as _l
@@ -45,31 +36,17 @@ TOGGLES = ("run_wrap", "jokers_retrievable", "tile_sets", "min_initial_meld", "p
 
 
 class RulesForm(Form):
-    """The settings that change a verdict, for a check without a session (sent by GET)."""
+    """The settings that change a verdict, for a check without a session (sent by GET); their
+    fields, defaults and labels come from the settings' declaration (`add_settings` below)."""
 
     rules = HiddenField(default="chosen")  # marks the toggles as sent: an unticked box is off
-    run_wrap = BooleanField(SETTING_LABELS["run_wrap"])
-    jokers_retrievable = BooleanField(SETTING_LABELS["jokers_retrievable"], default=True)
-    tile_sets = SelectField(
-        SETTING_LABELS["tile_sets"],
-        choices=[SelectChoice(1, _l("1 (2-4 players)")), SelectChoice(2, _l("2 (5-6 players)"))],
-        coerce=int,
-        default=1,
-    )
-    min_initial_meld = IntegerField(
-        SETTING_LABELS["min_initial_meld"],
-        default=30,
-        validators=[InputRequired(_l("Enter a whole number, like 30."))],
-    )
-    played_with = SelectField(
-        SETTING_LABELS["played_with"],
-        choices=[SelectChoice("tiles", _l("Tiles")), SelectChoice("cards", _l("Cards"))],
-        default="tiles",
-    )
 
     def chosen(self) -> dict[str, Any]:
         """The settings as the rules tools take them (`rules` of the API body)."""
         return {name: self[name].data for name in TOGGLES}
+
+
+add_settings(RulesForm, TOGGLES, required=_l("Enter a whole number, like 30."))
 
 
 class SetsForm(Form):

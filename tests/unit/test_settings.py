@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from scorekeeper.rules import LABELS, PRESETS, RulesError, Settings
+from scorekeeper.rules import LABELS, PRESETS, RulesError, Settings, declared
 
 # docs/RULES.md section 7, label -> default, as printed.
 RULES_TABLE = {
@@ -229,3 +230,57 @@ def test_to_dict_round_trips() -> None:
 )
 def test_label(key: str, label: str) -> None:
     assert LABELS[key] == label
+
+
+# --- The docs' settings tables say what the declaration says ----------------------------------
+
+DOCS = Path(__file__).parents[2] / "docs"
+
+
+def table_rows(path: Path, first_header: str) -> list[list[str]]:
+    """The rows of the markdown table whose first header cell is `first_header`."""
+    rows: list[list[str]] = []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {first_header} |"))
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def number(value: int) -> str:
+    return str(value).replace("-", "−")  # the docs write a minus sign
+
+
+def test_rules_md_settings_table_says_what_is_declared() -> None:
+    rows = {row[1].split("`")[1]: row for row in table_rows(DOCS / "RULES.md", "label")}
+    assert list(rows) == [*LABELS, "rounds"]  # Rounds: the session's own number
+    for setting in declared(Settings):
+        label, _, default, values, _ = rows[setting.name]
+        assert label == setting.label
+        if setting.kind is bool:
+            assert (default, values) == ("on" if setting.default else "off", "on/off")
+            continue
+        shown = "off" if setting.default is None else number(setting.default)
+        assert default.startswith(shown), (setting.name, default)
+        if setting.kind is str:
+            assert values == ", ".join(f"`{c}`" for c in setting.choices)
+        else:
+            assert number(setting.low) in values and number(setting.high) in values
+
+
+def test_api_md_settings_table_says_what_is_declared() -> None:
+    rows = {row[0].strip("`"): row for row in table_rows(DOCS / "API.md", "Setting")}
+    assert list(rows) == list(LABELS)
+    for setting in declared(Settings):
+        _, default, values = rows[setting.name]
+        if setting.kind is bool:
+            assert (default, values) == (str(setting.default).lower(), "boolean")
+        elif setting.kind is str:
+            assert default == f'`"{setting.default}"`'
+            assert values == " or ".join(f'`"{c}"`' for c in setting.choices)
+        else:
+            assert default == ("null" if setting.default is None else number(setting.default))
+            assert number(setting.low) in values and number(setting.high) in values
+            assert values.startswith("null or ") == setting.optional
