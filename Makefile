@@ -25,6 +25,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest -n auto --dist loadfile
 
 # Benchmarks (bench/, docs/PERFORMANCE.md): wrk and Chromium from Debian, then every section;

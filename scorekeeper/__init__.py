@@ -64,6 +64,7 @@ def create_app(
     register_commands(app)
     proxies = app.config.get("PROXY_FIX")
     if proxies:  # SCOREKEEPER_PROXY_FIX=1 behind one reverse proxy: trust its X-Forwarded-*
+        # (wrapping wsgi_app is Flask's documented way; mypy takes it for a method's reassignment)
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=int(proxies), x_proto=int(proxies), x_host=int(proxies)
         )

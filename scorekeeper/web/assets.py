@@ -29,6 +29,7 @@ from flask_babel import force_locale
 from flask_compress import Compress
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.web.i18n import LANGUAGES, current_locale
 
@@ -148,6 +149,7 @@ def _signature(files: list[Path]) -> tuple[tuple[str, int, int], ...]:
 
 def shelf(app: Flask | None = None) -> Shelf:
     """The assets of the app's static folder."""
+    # (a LocalProxy method its type hints leave out)
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
     folder = app.static_folder or ""
     kept: Shelf | None = app.extensions.get("scorekeeper.assets")
@@ -237,7 +239,7 @@ def on_demand(*names: str) -> str:
     return " ".join(urls)
 
 
-def kept_a_year(found: Asset) -> Response:
+def kept_a_year(found: Asset) -> BaseResponse:
     """An asset's bytes under its fingerprinted name: they never change, so kept a year."""
     response = Response(found.body, mimetype=found.mimetype)
     response.headers["Cache-Control"] = FOREVER
@@ -245,7 +247,7 @@ def kept_a_year(found: Asset) -> Response:
     return response.make_conditional(request)
 
 
-def static_file(filename: str) -> Response:
+def static_file(filename: str) -> BaseResponse:
     """The `static` endpoint: a fingerprinted name is the asset's bytes (or an on-demand
     script's words), kept a year; a known file under an old or wrong digest is 404; a plain
     name is the file as written, no-cache."""
@@ -259,11 +261,11 @@ def static_file(filename: str) -> Response:
             return kept_a_year(found)
     named = FINGERPRINTED.fullmatch(filename)
     if named:
-        found = shelf().assets.get(named["stem"] + named["suffix"])
-        if found is not None:
-            if found.digest != named["digest"]:
+        asset = shelf().assets.get(named["stem"] + named["suffix"])
+        if asset is not None:
+            if asset.digest != named["digest"]:
                 abort(404)
-            return kept_a_year(found)
+            return kept_a_year(asset)
     response = current_app.send_static_file(filename)
     response.headers["Cache-Control"] = "no-cache"
     return response

@@ -48,7 +48,7 @@ try:  # WTForms 3.3+ declares options as SelectChoice; plain tuples are deprecat
     from wtforms.fields.choices import SelectChoice
 except ImportError:  # pragma: no cover - older WTForms take (value, label) tuples
 
-    def SelectChoice(value: Any, label: str) -> Any:  # type: ignore[no-redef]  # noqa: N802
+    def SelectChoice(value: Any, label: str) -> Any:  # noqa: N802
         return (value, label)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from babel.dates import format_skeleton
 from flask import Blueprint, Flask, Response, current_app, has_request_context, redirect, request
 from flask_babel import Babel, format_date, format_decimal, get_locale
+from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.web.urls import safe_next
 
@@ -75,7 +76,7 @@ def current_locale() -> str:
 
 
 @bp.post("/language")
-def set_language() -> Response:
+def set_language() -> BaseResponse:
     """Remember the language picked in the footer on this phone for a year, then go back."""
     target = safe_next(request.form.get("next"))
     response = redirect(target, code=303)
@@ -129,7 +130,7 @@ def number(value: float | int, fraction_digits: int | None = None, signed: bool 
 def js_messages() -> dict[str, str]:
     """The strings the scripts show, in this page's language (see translations/README.md)."""
     try:
-        from scorekeeper.web.js_messages import JS_MESSAGES  # type: ignore[import-not-found]
+        from scorekeeper.web.js_messages import JS_MESSAGES
     except ImportError:
         return {}
     messages: dict[str, Any] = JS_MESSAGES

@@ -191,7 +191,9 @@ def _round_page(
 ) -> str:
     problems = problems or []
     ending = form.ending.data if form.ending.data in ENDING_CHOICES else "went_out"
-    flagged = set(flagged or ()) | {p.field for p in problems if p.code == "confirm_required"}
+    flagged = set(flagged or ()) | {
+        p.field for p in problems if p.code == "confirm_required" and p.field
+    }
     tie = next((p for p in problems if p.code == "tie"), None)
     tied = list(tie.params.get("tied") or view.players) if tie else []
     wrong_winner = any(p.field == "winner" for p in problems)

@@ -11,7 +11,7 @@ that change a verdict, chosen in a GET form.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import format_number, gettext
@@ -123,7 +123,7 @@ def check() -> tuple[str, int]:
             add_error(rules_form[problem.field or "min_initial_meld"], translate(problem))
     posted = request.form.get("check") if request.method == "POST" else None
     data = request.form if posted else None
-    forms = {
+    forms: dict[str, Form] = {
         "set": SetsForm(data if posted == "set" else None),
         "meld": MeldForm(data if posted == "meld" else None),
         "swap": SwapForm(data if posted == "swap" else None),
@@ -142,7 +142,7 @@ def check() -> tuple[str, int]:
         forms=forms,
         answers=answers,
         posted=posted,
-        action=url_for("tools.check", **request.args.to_dict()),
+        action=url_for("tools.check", **cast(dict[str, Any], request.args.to_dict())),
         toggles=TOGGLES,
     )
     return page, 422 if failed else 200
