@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -355,6 +356,36 @@ def at_once(calls: Sequence[Callable[[], Reply]]) -> list[Reply]:
 
     with ThreadPoolExecutor(max_workers=len(calls)) as pool:
         return list(pool.map(run, calls))
+
+
+class HiddenFields(HTMLParser):
+    """The hidden inputs of a page's forms (the CSRF token, a round's key, number, version)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[str, str] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "input" and found.get("type") == "hidden" and found.get("name"):
+            self.values[str(found["name"])] = found.get("value") or ""
+
+
+def hidden_fields(page: str) -> dict[str, str]:
+    parser = HiddenFields()
+    parser.feed(page)
+    return parser.values
+
+
+def open_page(server: Server, path: str, cookie: str | None = None) -> tuple[dict[str, str], str]:
+    """A phone opens a page: its forms' hidden fields, and the phone's cookie (the one it
+    brought, or the one the page set)."""
+    page = server.request("GET", path, cookie=cookie)
+    assert page.status == 200, page
+    if "set-cookie" in page.headers:
+        cookie = page.headers["set-cookie"].split(";", 1)[0]
+    assert cookie, "the page set no cookie"
+    return hidden_fields(page.text), cookie
 
 
 def went_out(players: Sequence[str], winner: str, racks: Sequence[int]) -> dict[str, Any]:

@@ -12,7 +12,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from server_harness import (
     check_session,
     inputs_of,
     inputs_of_stored,
+    open_page,
     varied_round,
 )
 
@@ -207,28 +207,11 @@ def test_phones_that_retry_like_the_app_lose_and_double_nothing(live_server: Ser
     )
 
 
-class HiddenFields(HTMLParser):
-    """The hidden inputs of a page (the CSRF token, the round's key and number)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.values: dict[str, str] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if tag == "input" and found.get("type") == "hidden" and found.get("name"):
-            self.values[str(found["name"])] = found.get("value") or ""
-
-
 def open_round_form(server: Server, session_id: int) -> tuple[dict[str, str], str]:
     """What a phone gets when it opens "Add round": the form's hidden fields and its cookie."""
-    page = server.request("GET", f"/sessions/{session_id}/rounds/new", form=None)
-    assert page.status == 200, page
-    hidden = HiddenFields()
-    hidden.feed(page.text)
-    assert {"csrf_token", "key", "number"} <= set(hidden.values), hidden.values
-    cookie = page.headers["set-cookie"].split(";", 1)[0]
-    return hidden.values, cookie
+    hidden, cookie = open_page(server, f"/sessions/{session_id}/rounds/new")
+    assert {"csrf_token", "key", "number"} <= set(hidden), hidden
+    return hidden, cookie
 
 
 def typed_round(hidden: dict[str, str], winner: int, racks: dict[int, int]) -> dict[str, str]:

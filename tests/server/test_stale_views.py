@@ -7,38 +7,10 @@ through the pages with CSRF on and through the API."""
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from html.parser import HTMLParser
 
-from server_harness import Reply, Server, went_out
+from server_harness import Server, at_once, hidden_fields, open_page, went_out
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-
-
-class HiddenFields(HTMLParser):
-    """The hidden inputs of a page's forms (the CSRF token, a round's version)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.values: dict[str, str] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if tag == "input" and found.get("type") == "hidden" and found.get("name"):
-            self.values[str(found["name"])] = found.get("value") or ""
-
-
-def open_page(server: Server, path: str, cookie: str | None = None) -> tuple[dict[str, str], str]:
-    """A phone opens a page: its hidden fields, and the phone's cookie."""
-    page = server.request("GET", path, cookie=cookie)
-    assert page.status == 200, page
-    hidden = HiddenFields()
-    hidden.feed(page.text)
-    cookie = page.headers["set-cookie"].split(";", 1)[0] if "set-cookie" in page.headers else cookie
-    assert cookie
-    return hidden.values, cookie
 
 
 def evening(server: Server, count: int = 4) -> int:
@@ -105,12 +77,10 @@ def test_an_edit_page_left_open_never_overwrites_the_round_that_moved_up(
     assert form_action and form_action[1].endswith("/rounds/2/edit")
 
     # A looks and saves again: the round A was editing (now round 2) takes the change.
-    again = HiddenFields()
-    again.feed(saved.text)
     resaved = live_server.request(
         "POST",
         f"/sessions/{session_id}/rounds/2/edit",
-        form=edit_fields(again.values, 33),
+        form=edit_fields(hidden_fields(saved.text), 33),
         cookie=cookie,
     )
     assert resaved.status == 302, resaved.status
@@ -134,17 +104,6 @@ def test_an_api_edit_or_delete_with_an_old_version_changes_nothing(live_server: 
     assert ann_racks(live_server, session_id) == [10, 40]
     bad = live_server.request("DELETE", f"{path}/1?version=one")
     assert bad.status == 400
-
-
-def at_once(calls: Sequence[Callable[[], Reply]]) -> list[Reply]:
-    barrier = threading.Barrier(len(calls), timeout=20)
-
-    def run(call: Callable[[], Reply]) -> Reply:
-        barrier.wait()
-        return call()
-
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        return list(pool.map(run, calls))
 
 
 def test_a_delete_page_left_open_and_deletes_at_once_remove_one_round(
