@@ -22,11 +22,16 @@ run: $(VENV)/.installed
 
 # The suite runs on every core, a test file per worker at a time (a file's real servers and
 # browsers are started once); each worker has its own PostgreSQL database (tests/conftest.py).
+# schemathesis names each operation's test alike, which pytest-xdist cannot tell apart: that
+# file runs on its own, in one process, after the rest.
+SCHEMATHESIS = tests/app/test_schemathesis.py
+
 test: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -n auto --dist loadfile
+	$(VENV)/bin/pytest -n auto --dist loadfile --ignore=$(SCHEMATHESIS)
+	$(VENV)/bin/pytest $(SCHEMATHESIS)
 
 # Benchmarks (bench/, docs/PERFORMANCE.md): wrk and Chromium from Debian, then every section;
 # `make bench BENCH_ARGS='--quick --only taps'` to try one quickly.
