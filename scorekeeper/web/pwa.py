@@ -14,7 +14,7 @@ import json
 from flask import Blueprint, Response, render_template, url_for
 
 from scorekeeper.web.assets import ON_DEMAND, Asset, shelf, words_of
-from scorekeeper.web.i18n import LANGUAGES
+from scorekeeper.web.i18n import languages
 
 bp = Blueprint("pwa", __name__)
 
@@ -69,7 +69,7 @@ def shell_files() -> list[Asset]:
     fetched on demand in every language (so the tile keypad speaks the page's language offline)."""
     assets = shelf().assets
     files = [found for name, found in sorted(assets.items()) if name.endswith(SHELL_SUFFIXES)]
-    words = [words_of(name, lang) for name in ON_DEMAND if name in assets for lang in LANGUAGES]
+    words = [words_of(name, lang) for name in ON_DEMAND if name in assets for lang in languages()]
     return files + words
 
 
