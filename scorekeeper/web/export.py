@@ -47,6 +47,17 @@ def history_header() -> tuple[str, ...]:
     )
 
 
+def history_endings() -> dict[str, str]:
+    """How each round ended, in the request's language (the codes stay with `?labels=en`)."""
+    if english_labels():
+        return {}
+    return {
+        "went_out": pgettext("history CSV ending", "went out"),
+        "pool_empty": pgettext("history CSV ending", "pool empty"),
+        "scores": pgettext("history CSV ending", "scores as on paper"),
+    }
+
+
 def _as_attachment(response: Response, filename: str, unicode_filename: str | None = None) -> None:
     """Content-Disposition: attachment with an ASCII filename, plus filename* when it differs."""
     names: dict[str, str] = {"filename": filename}
@@ -75,7 +86,7 @@ def session_csv(session_id: int) -> Response:
 @bp.get("/export.csv")
 def history_csv() -> Response:
     """Every round of every session, streamed as it is read from the database."""
-    rows = export.history_csv_rows(history_header())
+    rows = export.history_csv_rows(history_header(), history_endings())
     response = Response(stream_with_context(rows), content_type=CSV_TYPE)
     _as_attachment(response, export.history_csv_filename())
     return response

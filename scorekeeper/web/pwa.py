@@ -12,6 +12,7 @@ import hashlib
 import json
 
 from flask import Blueprint, Response, render_template, url_for
+from flask_babel import gettext
 
 from scorekeeper.web.assets import ON_DEMAND, Asset, shelf, words_of
 from scorekeeper.web.i18n import languages
@@ -31,7 +32,7 @@ def manifest() -> dict[str, object]:
     return {
         "name": "Scorekeeper",
         "short_name": "Scorekeeper",
-        "description": "Keeps the score of Rummikub played with real tiles.",
+        "description": gettext("Keeps the score of Rummikub played with real tiles."),
         "start_url": url_for("sessions.home"),
         "scope": url_for("sessions.home"),
         "display": "standalone",
@@ -59,8 +60,10 @@ def manifest() -> dict[str, object]:
 @bp.get("/manifest.webmanifest")
 def web_manifest() -> Response:
     """The web app manifest, so the phone can add Scorekeeper to its home screen."""
-    response = Response(json.dumps(manifest(), indent=2), mimetype="application/manifest+json")
+    body = json.dumps(manifest(), indent=2, ensure_ascii=False)
+    response = Response(body, mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = "Accept-Language"  # its description is in the phone's language
     return response
 
 

@@ -334,10 +334,10 @@ def chart_words() -> ChartWords:
         title=lambda name: gettext("Running totals · %(name)s", name=name),
         subtitle=lambda day: gettext("%(day)s · running totals", day=day),
         described=lambda rounds, after: ngettext(
-            "Running totals after round %(num)s: %(after)s.",
-            "Running totals after each of %(num)s rounds; after round %(num)s: %(after)s.",
+            "Running totals after round %(rounds)s: %(after)s.",
+            "Running totals after each of %(rounds)s rounds; after round %(rounds)s: %(after)s.",
             rounds,
-            num=format_number(rounds),
+            rounds=format_number(rounds),
             after=after,
         ),
         nothing_yet=gettext("No rounds played yet: every total is 0."),
