@@ -42,8 +42,8 @@ FINGERPRINTED = re.compile(
 )
 # Vendored test tools (axe-core) are never part of a page: served as they are, not listed.
 NOT_ASSETS = ("vendor",)
-# A script's words: every t("key", ...) call (see web/js_messages.py).
-MESSAGE_KEY = re.compile(r"(?<![\w.$])t\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
+# A script's words: every t("key", ...) and tn("key", ...) call (see web/js_messages.py).
+MESSAGE_KEY = re.compile(r"(?<![\w.$])tn?\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
 # Scripts that always go together on a page, served as one file: one request, and one gzip
 # stream that compresses them better than three. The bundle's name -> its files, in order: the
 # on-demand fetcher, the tile notation (where racks are read as tiles: not for scores as on

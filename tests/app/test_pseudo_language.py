@@ -335,7 +335,6 @@ class Visit:
     def page(self, method: str, url: str, status: int | None = None, **kw: Any) -> str:
         response = self.phone.open(url, method=method, follow_redirects=True, **kw)
         self.status(method, url, status, response.status_code)
-        print("STATUS", method, url, response.status_code, kw.get("data"))
         html = response.get_data(as_text=True)
         self.findings.page(f"{method} {url} → {response.status_code}", html)
         return html
@@ -343,7 +342,6 @@ class Visit:
     def api(self, method: str, url: str, status: int, **kw: Any) -> Any:
         response = self.phone.open(url, method=method, **kw)
         self.status(method, url, status, response.status_code)
-        print("STATUS", method, url, response.status_code, kw.get("data"))
         body = response.get_json(silent=True)
         if body is not None:
             self.findings.json_messages(f"{method} {url} → {status}", body)
@@ -441,6 +439,7 @@ def test_a_phone_in_another_language_reads_no_english(
         ("swap", {"set": "r5 b5 j", "tile": "k9"}),
     ):
         visit.page("POST", "/tools/check", data={"check": check, **fields})
+    visit.page("GET", "/", 200)  # the sessions, their players and winners
     visit.page("GET", "/players", 200)
     visit.page("GET", "/players?from=2020-01-01&to=2099-12-31", 200)
     visit.page("GET", "/players?from=nonsense", 400)
