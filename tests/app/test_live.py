@@ -229,7 +229,7 @@ def test_the_change_is_told_in_the_asking_phones_language(client: FlaskClient) -
         assert f'data-change="{said[lang]}"' in page, lang
     assert said["en"] == "3 more rounds agreed"
     assert said["da"] == "3 runder mere aftalt"
-    assert said["pl"] == "Uzgodniono 3 dodatkowe rundy"
+    assert said["pl"] == "Uzgodniono 3 dodatkowe partie"  # the "2-4" form: five would be "partii"
     # Each language has its own tag: a phone that changes language never gets a 304 for the other.
     english = client.get(f"{API}/sessions/{sid}").headers["ETag"]
     danish = client.get(f"{API}/sessions/{sid}", headers={"Accept-Language": "da"})
