@@ -10,6 +10,7 @@ from flask_babel import gettext, pgettext
 from scorekeeper.services import export
 from scorekeeper.services.errors import NotFound
 from scorekeeper.services.sessions import get_session
+from scorekeeper.web.i18n import current_locale
 
 bp = Blueprint("export", __name__)
 
@@ -48,8 +49,9 @@ def history_header() -> tuple[str, ...]:
 
 
 def history_endings() -> dict[str, str]:
-    """How each round ended, in the request's language (the codes stay with `?labels=en`)."""
-    if english_labels():
+    """How each round ended, in the request's language; in English (and with `?labels=en`)
+    the file keeps the codes it always had (went_out, pool_empty, scores)."""
+    if english_labels() or current_locale() == "en":
         return {}
     return {
         "went_out": pgettext("history CSV ending", "went out"),
