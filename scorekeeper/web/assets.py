@@ -180,7 +180,7 @@ def asset(name: str) -> str:
     return url_for("static", filename=found.fingerprinted)
 
 
-def page_messages() -> dict[str, str]:
+def page_messages() -> dict[str, str | dict[str, str]]:
     """The words the scripts this page loaded look up, in the page's language: the page's
     #js-messages block, rendered after its scripts (see web/js_messages.py)."""
     from scorekeeper.web.js_messages import JS_MESSAGES

@@ -14,10 +14,10 @@ placeholders already formatted by the script for the page's language (Intl.Numbe
 
 from __future__ import annotations
 
-from scorekeeper.web.text import lazy_list_pattern, lazy_plural
+from scorekeeper.web.text import LazyPlural, LazyText, lazy_list_pattern, lazy_plural
 from scorekeeper.web.text import lazy_text as _l
 
-JS_MESSAGES = {
+JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
     # Shared by several scripts.
     "list_two": lazy_list_pattern("two"),
     "list_start": lazy_list_pattern("start"),

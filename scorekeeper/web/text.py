@@ -9,7 +9,7 @@ text, escaped wherever HTML is written, whatever its parameters hold.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from babel import Locale
 from babel.lists import format_list
@@ -81,7 +81,10 @@ def list_locale() -> Locale:
     return Locale.parse(LIST_LOCALES.get(str(locale), str(locale)))
 
 
-def names_list(names: Iterable[Any], style: str = "standard") -> str:
+ListStyle = Literal["standard", "or"]
+
+
+def names_list(names: Iterable[Any], style: ListStyle = "standard") -> str:
     """Names in a sentence by the language's own rules: "Ann, Bo and Cy", "Tomek i Zosia",
     "Ann, Bo eller Cy" (style "or")."""
     return format_list([str(n) for n in names], style=style, locale=list_locale())
