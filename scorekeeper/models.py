@@ -58,8 +58,9 @@ class GameSession(Model):
     finished_at: so.Mapped[datetime | None]
     # Bumped by every write to the session or its rounds: a cheap "has anything changed?".
     version: so.Mapped[int] = so.mapped_column(default=1)
-    # What the last write did, in words ("Round 3 added"): the other phones show it.
-    last_change: so.Mapped[str | None] = so.mapped_column(sa.String(120))
+    # What the last write did, as a code and its params ({"code": "round_added", "round": 3},
+    # services/changes.py): the other phones show it in their own language.
+    change: so.Mapped[dict[str, Any] | None] = so.mapped_column(sa.JSON)
     # The family's notes on the evening (who brought the cake, the house rule of the night).
     notes: so.Mapped[str] = so.mapped_column(sa.String(2000), default="", server_default="")
     # The table in brief, kept by every write (services.sessions.touch), so that a list of

@@ -7,7 +7,11 @@ from typing import Any
 
 from scorekeeper.rules import MeldCheck, Problem, SetCheck
 from scorekeeper.rules.sets import SwapCheck
+from scorekeeper.services.changes import Change
 from scorekeeper.services.sessions import RoundView, SessionSummary, SessionView
+
+#: How a document words a change: English by default; the web layer passes its translator.
+ChangeRender = Callable[[Change], str]
 
 
 def round_document(view: RoundView) -> dict[str, Any]:
@@ -44,8 +48,22 @@ def session_summary(summary: SessionSummary) -> dict[str, Any]:
     }
 
 
-def session_document(view: SessionView) -> dict[str, Any]:
-    """A whole session: players, rules, rounds, totals after drops, and the winners."""
+def change_document(change: Change | None, describe: ChangeRender) -> dict[str, Any] | None:
+    """What the last write did: its code, its round (or null), its other params by name, and
+    its `message` worded by `describe` (the web layer's: in the request's language)."""
+    if change is None:
+        return None
+    others = {k: v for k, v in change.params.items() if k != "round"}
+    return {"code": change.code, "round": change.round, **others, "message": describe(change)}
+
+
+def english_change(change: Change) -> str:
+    return change.message
+
+
+def session_document(view: SessionView, describe: ChangeRender | None = None) -> dict[str, Any]:
+    """A whole session: players, rules, rounds, totals after drops, and the winners; the last
+    change worded by `describe` (English by default)."""
     table = view.standings
     return {
         "id": view.id,
@@ -60,7 +78,7 @@ def session_document(view: SessionView) -> dict[str, Any]:
         "complete": view.complete,
         "winners": list(table.winners),
         "version": view.version,
-        "last_change": view.last_change,
+        "last_change": change_document(view.last_change, describe or english_change),
         "notes": view.notes,
     }
 

@@ -9,7 +9,7 @@ import csv
 import io
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -153,15 +153,18 @@ def _history_query() -> sa.Select[str, date, int, str, str, int | None, int]:
     )
 
 
-def history_csv_rows(header: Sequence[str] = HISTORY_HEADER) -> Iterator[str]:
-    """The history file line by line (BOM first): one row per player per round, all sessions.
+def history_csv_rows(
+    header: Sequence[str] = HISTORY_HEADER, endings: Mapping[str, str] | None = None
+) -> Iterator[str]:
+    """The history file line by line (BOM first): one row per player per round, all sessions;
+    each round's ending as its code (went_out), or in the words `endings` gives for it.
 
     One query read in chunks of HISTORY_CHUNK rows (a server-side cursor on PostgreSQL), so
     a long history streams without being held in memory.
     """
     result = db.session.execute(_history_query().execution_options(yield_per=HISTORY_CHUNK))
     try:
-        lines = _csv_lines(_history_rows(result, header))
+        lines = _csv_lines(_history_rows(result, header, endings or {}))
         yield BOM + next(lines)
         yield from lines
     finally:
@@ -169,8 +172,11 @@ def history_csv_rows(header: Sequence[str] = HISTORY_HEADER) -> Iterator[str]:
 
 
 def _history_rows(
-    result: Iterable[sa.Row[*tuple[Any, ...]]], header: Sequence[str] = HISTORY_HEADER
+    result: Iterable[sa.Row[*tuple[Any, ...]]],
+    header: Sequence[str] = HISTORY_HEADER,
+    endings: Mapping[str, str] | None = None,
 ) -> Iterator[list[Cell]]:
+    words = endings or {}
     yield [text_cell(h) for h in header]
     for name, played_on, number, player, ending, rack, score in result:
         yield [
@@ -178,7 +184,7 @@ def _history_rows(
             played_on.isoformat(),
             number,
             text_cell(player),
-            ending,
+            words.get(ending, ending),
             rack,
             score,
         ]

@@ -21,6 +21,7 @@ from scorekeeper.rules import (
     score_round,
 )
 from scorekeeper.rules.players import name_key
+from scorekeeper.services.changes import Change, round_change
 from scorekeeper.services.errors import bad_request, not_found
 from scorekeeper.services.sessions import (
     RoundView,
@@ -194,7 +195,7 @@ def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
         rnd = Round(session=gs, number=number, idempotency_key=request.key)
         _write_entries(gs, rnd, scored)
         db.session.add(rnd)
-        touch(gs, f"Round {number} added", rnd)
+        touch(gs, round_change("round_added", number), rnd)
         saved = _stored(gs, rnd)
     return saved, True
 
@@ -247,7 +248,7 @@ def replace_round(session_id: int, number: int, body: object) -> RoundView:
         rnd = _round_seen(gs, number, checked_version(seen))
         request = parse_body(body, Settings.from_dict(gs.rules))
         _rewrite(gs, rnd, _score(gs, request))
-        touch(gs, f"Round {number} changed", rnd)
+        touch(gs, round_change("round_changed", number), rnd)
         saved = _stored(gs, rnd)
     return saved
 
@@ -310,7 +311,7 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> di
     With the `version` of the round it was asked for, only that round (else stale_round)."""
     with writing(session_id) as gs:
         body = _remove(gs, _round_seen(gs, number, version).number)
-        touch(gs, f"Round {number} deleted")
+        touch(gs, round_change("round_deleted", number))
     return body
 
 
@@ -327,7 +328,7 @@ def restore_round(session_id: int, number: int, body: object) -> RoundView:
     """Put a deleted round back at its number (the Undo of a delete)."""
     with writing(session_id) as gs:
         rnd = _insert(gs, number, body)
-        touch(gs, f"Round {number} put back", rnd)
+        touch(gs, round_change("round_put_back", number), rnd)
     return _view(load_session(session_id), number)
 
 
@@ -347,7 +348,7 @@ def _insert(gs: GameSession, number: int, body: object) -> Round:
 UNDO_KINDS = ("add", "edit", "delete")
 
 
-def undo_change(session_id: int, kind: str, number: int, body: object, version: int) -> str:
+def undo_change(session_id: int, kind: str, number: int, body: object, version: int) -> Change:
     """Take back a phone's last add, edit or delete of a round; says what was done.
 
     Only while the session is still at `version`, the one that change left it at (checked
@@ -364,16 +365,16 @@ def undo_change(session_id: int, kind: str, number: int, body: object, version: 
             if number != len(gs.rounds):
                 raise _stale_undo()
             _remove(gs, number)
-            change = f"Round {number} taken back"
+            change = round_change("round_taken_back", number)
         elif kind == "edit":
             request = parse_body(body, settings)
             scored = _score(gs, RoundRequest(request.entry, True, None, None))
             written = _find_round(gs, number)
             _rewrite(gs, written, scored)
-            change = f"Round {number} changed back"
+            change = round_change("round_changed_back", number)
         else:
             written = _insert(gs, number, body)
-            change = f"Round {number} put back"
+            change = round_change("round_put_back", number)
         touch(gs, change, written)
     return change
 

@@ -25,6 +25,8 @@ from scorekeeper.rules import (
     standings,
 )
 from scorekeeper.rules.players import name_key
+from scorekeeper.services import changes
+from scorekeeper.services.changes import Change
 from scorekeeper.services.errors import BadRequest, bad_request, not_found
 
 MAX_ROUNDS = 100
@@ -78,7 +80,7 @@ class SessionView:
     standings: Standings
     version: int
     finished_at: datetime | None
-    last_change: str | None = None
+    last_change: Change | None = None
     notes: str = ""
     created_at: datetime | None = None
 
@@ -157,7 +159,7 @@ def view_of(gs: GameSession) -> SessionView:
         table,
         gs.version,
         gs.finished_at,
-        gs.last_change,
+        Change.from_stored(gs.change),
         gs.notes or "",
         gs.created_at,
     )
@@ -448,7 +450,7 @@ def extend_session(session_id: int, rounds: object = 1) -> SessionView:
                 "bad_setting", "A session has at most %(max)d rounds.", "rounds", max=MAX_ROUNDS
             )
         gs.rounds_planned += rounds
-        touch(gs, "One more round agreed" if rounds == 1 else f"{rounds} more rounds agreed")
+        touch(gs, changes.rounds_agreed(rounds))
     return get_session(session_id)
 
 
@@ -460,7 +462,7 @@ def set_seconds_per_turn(session_id: int, seconds: object) -> SessionView:
         settings = Settings.from_dict({**gs.rules, "seconds_per_turn": seconds})
         gs.rules = settings.to_dict()
         seconds = settings.seconds_per_turn
-        touch(gs, f"Turn clock set to {seconds} s" if seconds else "Turn clock turned off")
+        touch(gs, changes.clock_set(seconds))
     return get_session(session_id)
 
 
@@ -481,20 +483,20 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
         before = seat.name
         seat.name = cleaned
         seat.player = _player_named(cleaned)
-        touch(gs, f"{before} renamed to {cleaned}")
+        touch(gs, changes.player_renamed(before, cleaned))
     return get_session(session_id)
 
 
-def touch(gs: GameSession, change: str = "Session changed", written: Round | None = None) -> None:
+def touch(gs: GameSession, change: Change | None = None, written: Round | None = None) -> None:
     """Mark a session changed: its version moves on, the other phones are told what changed
-    (`change`, a few words: "Round 3 added"), and its summary (rounds played, standing, each
-    seat's line) and finish are derived again from its rounds as they now stand, in the same
-    transaction. The round `written` takes the new version as its own: no other round of the
-    session ever had it."""
+    (`change`, a code and its params: round_added, round 3), and its summary (rounds played,
+    standing, each seat's line) and finish are derived again from its rounds as they now stand,
+    in the same transaction. The round `written` takes the new version as its own: no other
+    round of the session ever had it."""
     gs.version += 1
     if written is not None:
         written.version = gs.version
-    gs.last_change = change[:120]
+    gs.change = (change or Change(changes.GENERIC)).stored()
     rows = db.session.execute(  # flushes this write's changes first (autoflush)
         sa.select(Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
         .select_from(Round)
@@ -607,7 +609,7 @@ def save_notes(session_id: int, notes: object) -> SessionView:
         if gs.notes == cleaned:
             return view_of(gs)
         gs.notes = cleaned
-        touch(gs, "Notes changed" if cleaned else "Notes cleared")
+        touch(gs, changes.notes_changed(cleaned))
     return get_session(session_id)
 
 

@@ -55,7 +55,8 @@
   });
 })();
 
-/* Words and numbers in the page's language, for every script of the app (the one t()): the
+/* Words and numbers in the page's language, for every script of the app (the one t(), and tn()
+   for a plural): the
    #js-messages block at the end of the page (translated on the server, see web/js_messages.py;
    only the words the page's scripts use), then the words a script fetched on demand brought
    along (window.ScorekeeperWords, web/assets.py), else the English fallback each call carries;
@@ -73,11 +74,33 @@
     return MESSAGES;
   }
 
-  function t(key, fallback, params) {
-    var words = window.ScorekeeperWords || {};
-    return (messages()[key] || words[key] || fallback).replace(/%\((\w+)\)s/g, function (all, name) {
+  function fill(text, params) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
       return params && name in params ? String(params[name]) : all;
     });
+  }
+
+  function t(key, fallback, params) {
+    var words = window.ScorekeeperWords || {};
+    var found = messages()[key] || words[key];
+    return fill(typeof found === "string" ? found : fallback, params);
+  }
+
+  /* A plural: the page's language's form for n (the block holds every form of its language by
+     plural category, "one", "few", "many", "other": Polish has three), else English's. */
+  function category(n) {
+    try {
+      return new Intl.PluralRules(document.documentElement.lang || undefined).select(n);
+    } catch (error) {
+      return n === 1 ? "one" : "other"; // an old browser: right for English and most others
+    }
+  }
+
+  function tn(key, one, other, n, params) {
+    var words = window.ScorekeeperWords || {};
+    var forms = messages()[key] || words[key];
+    if (forms && typeof forms === "object") return fill(forms[category(n)] || forms.other, params);
+    return fill(n === 1 ? one : other, params);
   }
 
   function formatter(options) {
@@ -91,6 +114,7 @@
   var numbers = formatter();
   window.ScorekeeperText = {
     t: t,
+    tn: tn,
     formatter: formatter,
     number: function (n) {
       return numbers.format(n);

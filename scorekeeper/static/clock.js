@@ -19,21 +19,17 @@
   const alertOut = $("clock-alert");
   const nextOut = $("clock-next");
   const pauseButton = $("clock-pause");
-  const { t, number } = window.ScorekeeperText;
+  const { t, tn, number } = window.ScorekeeperText;
 
   const andList = window.ScorekeeperAndList; // lists.js, bundled before
   const mmss = (s) => `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
   let timeUp = t("clock_time_up", "Time! Put the table back as it was and take back the tiles you played.");
-  if (penalty === 1) {
-    timeUp = t(
-      "clock_time_up_penalty_one",
+  if (penalty > 0) {
+    timeUp = tn(
+      "clock_time_up_penalty",
       "Time! Put the table back as it was, take back the tiles you played and draw %(count)s penalty tile.",
-      { count: number(penalty) },
-    );
-  } else if (penalty > 1) {
-    timeUp = t(
-      "clock_time_up_penalty_other",
       "Time! Put the table back as it was, take back the tiles you played and draw %(count)s penalty tiles.",
+      penalty,
       { count: number(penalty) },
     );
   }

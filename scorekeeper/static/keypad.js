@@ -11,7 +11,7 @@
   const copies = 2 * sets;
   /* Its words came with it, in the page's language (web/assets.py, on_demand), where t finds
      them; the keys and the tiles' names are tile_keys.js's, fetched just before. */
-  const { t, number } = window.ScorekeeperText;
+  const { t, tn, number } = window.ScorekeeperText;
   const tileKeys = window.ScorekeeperTileKeys;
   const { notation } = window.ScorekeeperTiles;
   const nameOf = (id) => tileKeys.nameOf(id, cards);
@@ -31,17 +31,17 @@
     const said = { tile: nameOf(id), count: number(count), copies: number(copies) };
     if (count > copies) {
       return sets === 1
-        ? t("keypad_too_many_one_set", "%(tile)s: entered %(count)s times; a single set has %(copies)s", said)
-        : t("keypad_too_many_two_sets", "%(tile)s: entered %(count)s times; two sets have %(copies)s", said);
+        ? tn("keypad_too_many_one_set", "%(tile)s: entered %(count)s time; a single set has %(copies)s", "%(tile)s: entered %(count)s times; a single set has %(copies)s", count, said)
+        : tn("keypad_too_many_two_sets", "%(tile)s: entered %(count)s time; two sets have %(copies)s", "%(tile)s: entered %(count)s times; two sets have %(copies)s", count, said);
     }
     if (id === "j") {
       return copies === 2
         ? t("keypad_both_jokers", "%(tile)s: both jokers are already on racks", said)
-        : t("keypad_all_jokers", "%(tile)s: all %(copies)s jokers are already on racks", said);
+        : tn("keypad_all_jokers", "%(tile)s: the %(copies)s joker is already on a rack", "%(tile)s: all %(copies)s jokers are already on racks", copies, said);
     }
     return copies === 2
       ? t("keypad_both_copies", "%(tile)s: both copies are already on racks", said)
-      : t("keypad_all_copies", "%(tile)s: all %(copies)s copies are already on racks", said);
+      : tn("keypad_all_copies", "%(tile)s: the %(copies)s copy is already on a rack", "%(tile)s: all %(copies)s copies are already on racks", copies, said);
   };
 
   const el = (tag, props = {}, ...children) => {
@@ -89,14 +89,10 @@
       line = cards
         ? t("keypad_entered_as_card", ": entered as %(value)s; a tap on a card replaces the number", said)
         : t("keypad_entered_as_tile", ": entered as %(value)s; a tap on a tile replaces the number", said);
-    } else if (read.length === 1) {
-      line = cards
-        ? t("keypad_count_cards_one", ": %(count)s card · %(points)s points", said)
-        : t("keypad_count_tiles_one", ": %(count)s tile · %(points)s points", said);
     } else {
       line = cards
-        ? t("keypad_count_cards_other", ": %(count)s cards · %(points)s points", said)
-        : t("keypad_count_tiles_other", ": %(count)s tiles · %(points)s points", said);
+        ? tn("keypad_count_cards", ": %(count)s card · %(points)s points", ": %(count)s cards · %(points)s points", read.length, said)
+        : tn("keypad_count_tiles", ": %(count)s tile · %(points)s points", ": %(count)s tiles · %(points)s points", read.length, said);
     }
     head.replaceChildren(el("strong", {}, playerOf(open)), line);
     chips.replaceChildren(

@@ -9,6 +9,7 @@
   const round = window.ScorekeeperRound;
   if (!round) return;
   const { form, t } = round;
+  const { tn, number: formatted } = window.ScorekeeperText;
   const QUEUE = "scorekeeper.offline-rounds";
   const USED = "scorekeeper.used-round-keys";
   const KEEP_MS = 7 * 24 * 3600 * 1000; // a round kept longer than a week is forgotten
@@ -46,7 +47,7 @@
   /* What the notice says of the rounds kept for this session. */
   const SAVED = t("offline_saved", "Saved on this phone; it will be sent when the network is back.");
   const waitingText = (count) =>
-    count > 1 ? `${SAVED} ${t("offline_waiting", "%(count)s rounds are waiting on this phone.", { count: window.ScorekeeperText.number(count) })}` : SAVED;
+    count > 1 ? `${SAVED} ${tn("offline_waiting", "%(count)s round is waiting on this phone.", "%(count)s rounds are waiting on this phone.", count, { count: formatted(count) })}` : SAVED;
 
   /* Whether the server answers at all (Wi-Fi can be "on" with no way through). */
   const serverAnswers = async () => {

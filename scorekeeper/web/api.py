@@ -15,7 +15,7 @@ from scorekeeper.services import rounds, sessions, tools
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
 from scorekeeper.web.i18n import default_session_name
-from scorekeeper.web.messages import problem_dict, rules_text, translate
+from scorekeeper.web.messages import change_text, problem_dict, rules_text, translate
 from scorekeeper.web.responses import conditional, errors_response
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -88,7 +88,7 @@ def create_session() -> tuple[Response, int, dict[str, str]]:
         body.get("rules"),
     )
     location = url_for("api.get_session", session_id=view.id)
-    return jsonify(session_document(view)), 201, {"Location": location}
+    return jsonify(session_document(view, change_text)), 201, {"Location": location}
 
 
 def _query_count(name: str, least: int) -> int | None:
@@ -119,7 +119,9 @@ def get_session(session_id: int) -> Response:
     # (A round saved between the stamp and the drawing gives a newer body under the older tag:
     # the next poll then fetches it again, never the other way round.)
     return conditional(
-        stamp, "json", lambda: jsonify(session_document(sessions.get_session(session_id)))
+        stamp,
+        "json",
+        lambda: jsonify(session_document(sessions.get_session(session_id), change_text)),
     )
 
 
@@ -127,7 +129,7 @@ def get_session(session_id: int) -> Response:
 def extend_session(session_id: int) -> Response:
     body = json_body()
     rounds_more = body.get("rounds", 1) if isinstance(body, dict) else None
-    return jsonify(session_document(sessions.extend_session(session_id, rounds_more)))
+    return jsonify(session_document(sessions.extend_session(session_id, rounds_more), change_text))
 
 
 @bp.post("/sessions/<int:session_id>/rounds")

@@ -31,7 +31,8 @@ from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.web.i18n import LANGUAGES, current_locale
+from scorekeeper.web.i18n import current_locale, languages
+from scorekeeper.web.text import for_script
 
 #: A year, the longest a cache is asked to keep anything: the name changes with the bytes.
 FOREVER = "public, max-age=31536000, immutable"
@@ -41,8 +42,8 @@ FINGERPRINTED = re.compile(
 )
 # Vendored test tools (axe-core) are never part of a page: served as they are, not listed.
 NOT_ASSETS = ("vendor",)
-# A script's words: every t("key", ...) call (see web/js_messages.py).
-MESSAGE_KEY = re.compile(r"(?<![\w.$])t\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
+# A script's words: every t("key", ...) and tn("key", ...) call (see web/js_messages.py).
+MESSAGE_KEY = re.compile(r"(?<![\w.$])tn?\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
 # Scripts that always go together on a page, served as one file: one request, and one gzip
 # stream that compresses them better than three. The bundle's name -> its files, in order: the
 # on-demand fetcher, the tile notation (where racks are read as tiles: not for scores as on
@@ -179,14 +180,14 @@ def asset(name: str) -> str:
     return url_for("static", filename=found.fingerprinted)
 
 
-def page_messages() -> dict[str, str]:
+def page_messages() -> dict[str, str | dict[str, str]]:
     """The words the scripts this page loaded look up, in the page's language: the page's
     #js-messages block, rendered after its scripts (see web/js_messages.py)."""
     from scorekeeper.web.js_messages import JS_MESSAGES
 
     assets = shelf().assets
     keys = set().union(*(assets[name].message_keys for name in g.get("page_scripts", ())))
-    return {key: str(text) for key, text in JS_MESSAGES.items() if key in keys}
+    return {key: for_script(text) for key, text in JS_MESSAGES.items() if key in keys}
 
 
 def page_messages_json() -> Markup:
@@ -207,7 +208,9 @@ def words_of(name: str, lang: str) -> Asset:
     key = (name, script.digest, lang)
     if key not in kept:
         with force_locale(lang):
-            words = {k: str(text) for k, text in JS_MESSAGES.items() if k in script.message_keys}
+            words = {
+                k: for_script(text) for k, text in JS_MESSAGES.items() if k in script.message_keys
+            }
         listed = json.dumps(words, ensure_ascii=False, sort_keys=True)
         body = f"window.ScorekeeperWords=Object.assign(window.ScorekeeperWords||{{}},{listed});"
         data = body.encode()
@@ -252,7 +255,7 @@ def static_file(filename: str) -> BaseResponse:
     script's words), kept a year; a known file under an old or wrong digest is 404; a plain
     name is the file as written, no-cache."""
     words = WORDS.fullmatch(filename)
-    if words and words["lang"] in LANGUAGES:
+    if words and words["lang"] in languages():
         name = f"{words['stem']}.js"
         if name in ON_DEMAND and name in shelf().assets:
             found = words_of(name, words["lang"])

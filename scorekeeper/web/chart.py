@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
 
 from markupsafe import Markup, escape
 
@@ -85,12 +87,39 @@ def _ticks(low: int, high: int) -> list[int]:
     return list(range(first, last + step, step))
 
 
+def _english_signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def _english_day(day: date) -> str:
+    return f"{day:%a} {day.day} {day:%b %Y}"
+
+
+@dataclass(frozen=True)
+class ChartWords:
+    """The chart's words, dates and numbers in one language: English here; the web layer gives
+    the request's (web/sessions.py, `chart_words`). `title(name)`, `subtitle(day)`,
+    `described(rounds, after)`: the description with the totals after the last round."""
+
+    signed: Callable[[int], str] = _english_signed
+    day: Callable[[date], str] = _english_day
+    title: Callable[[str], str] = lambda name: f"Running totals · {name}"
+    subtitle: Callable[[str], str] = lambda day: f"{day} · running totals"
+    described: Callable[[int, str], str] = lambda rounds, after: (
+        f"Running totals after each of {rounds} rounds; after round {rounds}: {after}."
+    )
+    nothing_yet: str = "No rounds played yet: every total is 0."
+    no_rounds: str = "No rounds yet"
+    start: str = "start"
+    number: Callable[[int], str] = str
+    separator: str = ", "
+
+
+ENGLISH = ChartWords()
+
+
 def _short(name: str) -> str:
     return name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1] + "…"
-
-
-def _signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
 
 
 def chart_height(players: int, standalone: bool = True) -> int:
@@ -107,13 +136,17 @@ def chart_height(players: int, standalone: bool = True) -> int:
 
 
 def running_chart(
-    view: SessionView, *, standalone: bool = False, described_by: str | None = None
+    view: SessionView,
+    *,
+    standalone: bool = False,
+    described_by: str | None = None,
+    words: ChartWords = ENGLISH,
 ) -> Markup:
     """The SVG of each player's running total after every round, with its legend.
 
     `standalone` adds the XML namespace, a white background and a heading (session name and
     date), for the chart.svg file; `described_by` is the id of the table that holds the same
-    numbers, for aria-describedby on the page.
+    numbers, for aria-describedby on the page; `words` its language.
     """
     players = view.players
     running = view.standings.running
@@ -137,12 +170,8 @@ def running_chart(
     title_id = f"chart-title-{view.id}"
     desc_id = f"chart-desc-{view.id}"
     last = running[-1] if running else dict.fromkeys(players, 0)
-    summary = ", ".join(f"{p} {_signed(last[p])}" for p in players)
-    if rounds:
-        description = f"Running totals after each of {rounds} rounds; after round {rounds}: "
-        description += summary + "."
-    else:
-        description = "No rounds played yet: every total is 0."
+    summary = words.separator.join(f"{p} {words.signed(last[p])}" for p in players)
+    description = words.described(rounds, summary) if rounds else words.nothing_yet
     labelled = f"{title_id} {desc_id}"
     attributes = [
         f'viewBox="0 0 {WIDTH} {height}"',
@@ -160,18 +189,18 @@ def running_chart(
         attributes.append(f'aria-describedby="{escape(described_by)}"')
     parts = [
         f"<svg {' '.join(attributes)}>",
-        f'<title id="{title_id}">Running totals · {escape(view.name)}</title>',
+        f'<title id="{title_id}">{escape(words.title(view.name))}</title>',
         f'<desc id="{desc_id}">{escape(description)}</desc>',
     ]
     if standalone:
-        day = f"{view.played_on:%a} {view.played_on.day} {view.played_on:%b %Y}"
+        subtitle = words.subtitle(words.day(view.played_on))
         parts += [
             f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>',
             f'<text x="{LEFT}" y="24" font-size="16" font-weight="700" fill="#111111">'
             f"{escape(_short_title(view.name))}</text>",
-            f'<text x="{LEFT}" y="42" fill="#444444">{escape(day)} · running totals</text>',
+            f'<text x="{LEFT}" y="42" fill="#444444">{escape(subtitle)}</text>',
         ]
-    parts.append(_grid(ticks, x_at, y_at, rounds, top))
+    parts.append(_grid(ticks, x_at, y_at, rounds, top, words))
     step = max(1, math.ceil(rounds / 12))  # markers every `step` rounds, and on the last
     for index, player in enumerate(players):
         parts.append(_series(index, player, running, x_at, y_at, step))
@@ -179,7 +208,8 @@ def running_chart(
     if not rounds:
         parts.append(
             f'<text x="{LEFT + plot_width / 2:.1f}" y="{top + PLOT_HEIGHT / 2 - 8:.1f}" '
-            'text-anchor="middle" class="chart-text" fill="#444444">No rounds yet</text>'
+            'text-anchor="middle" class="chart-text" fill="#444444">'
+            f"{escape(words.no_rounds)}</text>"
         )
     parts.append("</svg>")
     return Markup("\n".join(parts))
@@ -195,6 +225,7 @@ def _grid(
     y_at: Callable[[int], float],
     rounds: int,
     top: int,
+    words: ChartWords = ENGLISH,
 ) -> str:
     """Horizontal lines at round values (the zero line heavier), round numbers underneath."""
     right = WIDTH - RIGHT
@@ -207,17 +238,17 @@ def _grid(
             f'<line x1="{LEFT}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#8a8a8a" '
             f'stroke-width="{weight}"{dash} class="chart-grid"/>'
             f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444444" '
-            f'class="chart-text">{_signed(value)}</text>'
+            f'class="chart-text">{escape(words.signed(value))}</text>'
         )
     base = top + PLOT_HEIGHT
     every = max(1, math.ceil(rounds / 10))
     for i in range(0, rounds + 1):
         if i % every and i != rounds:
             continue
-        label = "start" if i == 0 and rounds <= 6 else str(i)
+        label = words.start if i == 0 and rounds <= 6 else words.number(i)
         lines.append(
             f'<text x="{x_at(i):.1f}" y="{base + 18}" text-anchor="middle" fill="#444444" '
-            f'class="chart-text">{label}</text>'
+            f'class="chart-text">{escape(label)}</text>'
         )
     return '<g class="chart-axes">' + "".join(lines) + "</g>"
 

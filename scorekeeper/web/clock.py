@@ -83,10 +83,13 @@ def start(session_id: int) -> str | tuple[str, int]:
 
 def draw_message(outcome: StartDraw) -> str:
     """`Bo starts (drew 12).` or `Ann and Cy draw again (both drew 12).`"""
+    number = format_number(outcome.highest)
     if outcome.starter:
-        return f"{outcome.starter} starts (drew {outcome.highest})."
-    both = "both" if len(outcome.tied) == 2 else "all"
-    return f"{and_list(outcome.tied)} draw again ({both} drew {outcome.highest})."
+        return gettext("%(name)s starts (drew %(number)s).", name=outcome.starter, number=number)
+    names = and_list(outcome.tied)
+    if len(outcome.tied) == 2:
+        return gettext("%(names)s draw again (both drew %(number)s).", names=names, number=number)
+    return gettext("%(names)s draw again (all drew %(number)s).", names=names, number=number)
 
 
 def _clock_page(

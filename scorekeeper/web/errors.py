@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 from flask import Flask, Response, render_template, request
-from flask_babel import gettext
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper.extensions import db
 from scorekeeper.web.responses import errors_response
+from scorekeeper.web.text import lazy_text as _l
+
+#: What an HTTP error means, in the family's words (werkzeug's own are English only).
+DESCRIPTIONS = {
+    400: _l("The request could not be read: nothing was changed."),
+    401: _l("Sign in with the household passphrase first."),
+    403: _l("That is not allowed here."),
+    404: _l("There is nothing at this address. The session or round may have been deleted."),
+    405: _l("This address does not take that kind of request."),
+    413: _l("That is too much to send at once: nothing was saved."),
+    415: _l("Send the request as JSON."),
+    429: _l("Too many tries: wait a little, then try again."),
+    500: _l("Something went wrong; nothing was saved."),
+}
+
+
+def description(error: HTTPException) -> str:
+    """The error's meaning in the request's language (an unlisted one keeps werkzeug's)."""
+    known = DESCRIPTIONS.get(error.code or 500)
+    return str(known) if known is not None else error.description or ""
 
 
 def _wants_json() -> bool:
@@ -25,10 +44,11 @@ def register_error_handlers(app: Flask) -> None:
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         if _wants_json():
             code = (error.name or "error").lower().replace(" ", "_")
-            response = errors_response([{"code": code, "message": error.description or ""}], status)
+            response = errors_response([{"code": code, "message": description(error)}], status)
             response.headers.extend(headers)
             return response
-        return render_template("errors/error.html", error=error), status, headers
+        page = render_template("errors/error.html", error=error, description=description(error))
+        return page, status, headers
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response | tuple[str, int]:
@@ -40,7 +60,7 @@ def register_error_handlers(app: Flask) -> None:
                 [
                     {
                         "code": "internal_error",
-                        "message": gettext("Something went wrong; nothing was saved."),
+                        "message": str(DESCRIPTIONS[500]),
                     }
                 ],
                 500,

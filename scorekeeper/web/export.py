@@ -10,6 +10,7 @@ from flask_babel import gettext, pgettext
 from scorekeeper.services import export
 from scorekeeper.services.errors import NotFound
 from scorekeeper.services.sessions import get_session
+from scorekeeper.web.i18n import current_locale
 
 bp = Blueprint("export", __name__)
 
@@ -47,6 +48,18 @@ def history_header() -> tuple[str, ...]:
     )
 
 
+def history_endings() -> dict[str, str]:
+    """How each round ended, in the request's language; in English (and with `?labels=en`)
+    the file keeps the codes it always had (went_out, pool_empty, scores)."""
+    if english_labels() or current_locale() == "en":
+        return {}
+    return {
+        "went_out": pgettext("history CSV ending", "went out"),
+        "pool_empty": pgettext("history CSV ending", "pool empty"),
+        "scores": pgettext("history CSV ending", "scores as on paper"),
+    }
+
+
 def _as_attachment(response: Response, filename: str, unicode_filename: str | None = None) -> None:
     """Content-Disposition: attachment with an ASCII filename, plus filename* when it differs."""
     names: dict[str, str] = {"filename": filename}
@@ -75,7 +88,7 @@ def session_csv(session_id: int) -> Response:
 @bp.get("/export.csv")
 def history_csv() -> Response:
     """Every round of every session, streamed as it is read from the database."""
-    rows = export.history_csv_rows(history_header())
+    rows = export.history_csv_rows(history_header(), history_endings())
     response = Response(stream_with_context(rows), content_type=CSV_TYPE)
     _as_attachment(response, export.history_csv_filename())
     return response

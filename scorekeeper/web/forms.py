@@ -170,13 +170,17 @@ class SetPassphraseForm(FlaskForm):
 class ChangePassphraseForm(SetPassphraseForm):
     """The current passphrase, then the new one twice."""
 
-    current = _passphrase("Current passphrase", "Type the current passphrase.", "current-password")
+    current = _passphrase(
+        _l("Current passphrase"), _l("Type the current passphrase."), "current-password"
+    )
 
 
 class RemovePassphraseForm(FlaskForm):
     """The current passphrase: removing it opens Scorekeeper to the whole network."""
 
-    current = _passphrase("Current passphrase", "Type the current passphrase.", "current-password")
+    current = _passphrase(
+        _l("Current passphrase"), _l("Type the current passphrase."), "current-password"
+    )
 
 
 class RenameForm(FlaskForm):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 from babel.dates import format_skeleton
 from flask import Blueprint, Flask, Response, current_app, has_request_context, redirect, request
 from flask_babel import Babel, format_date, format_decimal, get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.web.text import for_script
 from scorekeeper.web.urls import safe_next
 
 TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
@@ -29,6 +29,10 @@ LANGUAGES: dict[str, str] = {
     "pl": "Polski",
 }
 DEFAULT_LOCALE = "en"
+#: Config: more languages the app accepts beyond LANGUAGES, {code: name in itself} (the tests'
+#: pseudo-language, tests/app/test_pseudo_language.py); its catalogue must be in
+#: BABEL_TRANSLATION_DIRECTORIES.
+EXTRA_LANGUAGES = "EXTRA_LANGUAGES"
 
 babel = Babel()
 bp = Blueprint("i18n", __name__)
@@ -44,7 +48,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["local_day"] = local_day
     app.jinja_env.filters["number"] = number
     app.jinja_env.globals.update(
-        languages=LANGUAGES,
+        languages=languages,
         current_locale=current_locale,
         format_date=format_date,
         format_decimal=format_decimal,
@@ -58,15 +62,22 @@ def select_locale() -> str | None:
     if not has_request_context():
         return None  # Flask-Babel falls back to BABEL_DEFAULT_LOCALE
     chosen = request.cookies.get(_cookie_name())
-    if chosen in LANGUAGES:
+    spoken = languages()
+    if chosen in spoken:
         return chosen
     # The browser's languages in its order of preference, each by its primary tag: en-GB is
     # English before a second-choice Danish (werkzeug's best_match would pick the exact "da").
     for value, quality in request.accept_languages:
         primary = value.replace("_", "-").split("-")[0].lower()
-        if quality > 0 and primary in LANGUAGES:
+        if quality > 0 and primary in spoken:
             return primary
     return DEFAULT_LOCALE
+
+
+def languages() -> dict[str, str]:
+    """The languages this app speaks, each named in itself: LANGUAGES and any extra ones."""
+    extra = current_app.config.get(EXTRA_LANGUAGES)
+    return {**LANGUAGES, **extra} if extra else LANGUAGES
 
 
 def current_locale() -> str:
@@ -81,7 +92,7 @@ def set_language() -> BaseResponse:
     target = safe_next(request.form.get("next"))
     response = redirect(target, code=303)
     chosen = request.form.get("lang", "")
-    if chosen in LANGUAGES:
+    if chosen in languages():
         response.set_cookie(
             _cookie_name(),
             chosen,
@@ -127,19 +138,17 @@ def number(value: float | int, fraction_digits: int | None = None, signed: bool 
     return text
 
 
-def js_messages() -> dict[str, str]:
+def js_messages() -> dict[str, str | dict[str, str]]:
     """The strings the scripts show, in this page's language (see translations/README.md)."""
-    try:
-        from scorekeeper.web.js_messages import JS_MESSAGES
-    except ImportError:
-        return {}
-    messages: dict[str, Any] = JS_MESSAGES
-    return {key: str(message) for key, message in messages.items()}
+    from scorekeeper.web.js_messages import JS_MESSAGES
+
+    return {key: for_script(message) for key, message in JS_MESSAGES.items()}
 
 
 def _vary_by_language(response: Response) -> Response:
-    """A page is in the phone's language: caches must key it by the header and the cookie."""
-    if response.mimetype == "text/html":
+    """A page (or an API answer: its messages) is in the phone's language: caches must key it
+    by the header and the cookie."""
+    if response.mimetype in ("text/html", "application/json"):
         # One write of the header (response.vary parses and rewrites it on every add); Flask
         # adds Cookie itself when the session was read, without repeating it.
         vary = response.headers.get("Vary")

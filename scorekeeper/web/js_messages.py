@@ -4,19 +4,25 @@ base.html hands them to the page as a JSON data block (`<script type="applicatio
 id="js-messages">`, see scorekeeper/translations/README.md); each script looks a key up with
 `t(key, fallback, params)`, whose fallback is the English text below, byte for byte (a test
 holds the two together), and fills the `%(name)s` placeholders itself. Keys are stable
-identifiers, never the English text. A plural is two keys, `..._one` and `..._other`, picked
-by `n === 1` in the script (right for English, Danish, Estonian, Finnish and French; Polish
-has a third form for 2-4 that the `_other` text has to word around). Numbers reach the
+identifiers, never the English text. A plural is one key, `lazy_plural(one, other)`, that the
+page hands over as every form of its language by plural category (Polish: one, few, many);
+the script says it with `tn(key, one, other, n, params)` (static/app.js), which picks the form
+with the browser's `Intl.PluralRules`. The list patterns (`list_*`) are the language's own
+from CLDR (Babel), not the catalogue's: "%(first)s i %(second)s". Numbers reach the
 placeholders already formatted by the script for the page's language (Intl.NumberFormat).
 """
 
 from __future__ import annotations
 
+from scorekeeper.web.text import LazyPlural, LazyText, lazy_list_pattern, lazy_plural
 from scorekeeper.web.text import lazy_text as _l
 
-JS_MESSAGES = {
+JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
     # Shared by several scripts.
-    "list_and": _l("%(items)s and %(last)s"),
+    "list_two": lazy_list_pattern("two"),
+    "list_start": lazy_list_pattern("start"),
+    "list_middle": lazy_list_pattern("middle"),
+    "list_end": lazy_list_pattern("end"),
     "done": _l("Done"),
     "joker": _l("joker"),
     "colour_black": _l("black"),
@@ -59,28 +65,40 @@ JS_MESSAGES = {
     "keypad_cards_for": _l("Cards for %(name)s"),
     "keypad_entered_as_tile": _l(": entered as %(value)s; a tap on a tile replaces the number"),
     "keypad_entered_as_card": _l(": entered as %(value)s; a tap on a card replaces the number"),
-    "keypad_count_tiles_one": _l(": %(count)s tile · %(points)s points"),
-    "keypad_count_tiles_other": _l(": %(count)s tiles · %(points)s points"),
-    "keypad_count_cards_one": _l(": %(count)s card · %(points)s points"),
-    "keypad_count_cards_other": _l(": %(count)s cards · %(points)s points"),
+    "keypad_count_tiles": lazy_plural(
+        ": %(count)s tile · %(points)s points", ": %(count)s tiles · %(points)s points"
+    ),
+    "keypad_count_cards": lazy_plural(
+        ": %(count)s card · %(points)s points", ": %(count)s cards · %(points)s points"
+    ),
     "keypad_take_off": _l("Take %(tile)s off"),
     "keypad_take_off_unread_tile": _l("Take “%(text)s” off (not a tile)"),
     "keypad_take_off_unread_card": _l("Take “%(text)s” off (not a card)"),
-    "keypad_too_many_one_set": _l("%(tile)s: entered %(count)s times; a single set has %(copies)s"),
-    "keypad_too_many_two_sets": _l("%(tile)s: entered %(count)s times; two sets have %(copies)s"),
+    "keypad_too_many_one_set": lazy_plural(
+        "%(tile)s: entered %(count)s time; a single set has %(copies)s",
+        "%(tile)s: entered %(count)s times; a single set has %(copies)s",
+    ),
+    "keypad_too_many_two_sets": lazy_plural(
+        "%(tile)s: entered %(count)s time; two sets have %(copies)s",
+        "%(tile)s: entered %(count)s times; two sets have %(copies)s",
+    ),
     "keypad_both_copies": _l("%(tile)s: both copies are already on racks"),
-    "keypad_all_copies": _l("%(tile)s: all %(copies)s copies are already on racks"),
+    "keypad_all_copies": lazy_plural(
+        "%(tile)s: the %(copies)s copy is already on a rack",
+        "%(tile)s: all %(copies)s copies are already on racks",
+    ),
     "keypad_both_jokers": _l("%(tile)s: both jokers are already on racks"),
-    "keypad_all_jokers": _l("%(tile)s: all %(copies)s jokers are already on racks"),
+    "keypad_all_jokers": lazy_plural(
+        "%(tile)s: the %(copies)s joker is already on a rack",
+        "%(tile)s: all %(copies)s jokers are already on racks",
+    ),
     # clock.js: the turn clock.
     "clock_time_up": _l("Time! Put the table back as it was and take back the tiles you played."),
-    "clock_time_up_penalty_one": _l(
+    "clock_time_up_penalty": lazy_plural(
         "Time! Put the table back as it was, take back the tiles you played and draw"
-        " %(count)s penalty tile."
-    ),
-    "clock_time_up_penalty_other": _l(
+        " %(count)s penalty tile.",
         "Time! Put the table back as it was, take back the tiles you played and draw"
-        " %(count)s penalty tiles."
+        " %(count)s penalty tiles.",
     ),
     "clock_start": _l("Start the clock: %(name)s first"),
     "clock_enter_number": _l("%(name)s: enter the number of the tile drawn."),
@@ -98,7 +116,9 @@ JS_MESSAGES = {
     "live_change": _l("%(change)s."),
     # offline.js and offline_send.js: rounds kept on this phone while the network is gone.
     "offline_saved": _l("Saved on this phone; it will be sent when the network is back."),
-    "offline_waiting": _l("%(count)s rounds are waiting on this phone."),
+    "offline_waiting": lazy_plural(
+        "%(count)s round is waiting on this phone.", "%(count)s rounds are waiting on this phone."
+    ),
     "offline_not_kept": _l(
         "This phone could not keep the round: the network is gone. Keep the page open and save"
         " again later."

@@ -4,7 +4,7 @@ The rules engine stays pure: a `Problem` holds an English template (the msgid, e
 `Problem:2` / `one:2` / `bad_request:1` / `refused:1` in babel.cfg) and its params. Here the
 template is looked up with gettext and filled with params that are translated too: a `Word`
 (a setting's label) as a msgid of its own, a `TileName` by its colour or suit word, a
-`NameList` with the locale's "and" / "or", a nested `Problem` by `translate` itself. Player
+`NameList` by the locale's list rules, a nested `Problem` by `translate` itself. Player
 names, numbers and quoted entries go in as they are.
 """
 
@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, pgettext
+from flask_babel import format_number, gettext, ngettext, pgettext
 
 from scorekeeper.rules.errors import NameList, Problem, TileName, Word
 from scorekeeper.rules.sets import FREED_JOKER_REMINDER
+from scorekeeper.services.changes import Change
 from scorekeeper.web.text import lazy_text as _l
+from scorekeeper.web.text import names_list
 
 #: The colour and suit words of tile names ("red 7", "spades Q", "joker").
 TILE_WORDS = {
@@ -60,16 +62,12 @@ def tile_name(name: TileName) -> str:
 
 
 def name_list(names: NameList) -> str:
-    """`Ann, Bo and Cy` / `blue 2 or blue 5` / `red 1, red 2` in the locale's words."""
-    items = [translate_param(i) for i in names.items]
-    if names.conjunction == "," or len(items) == 1:
-        return (
-            pgettext("list separator", ", ").join(items) if names.conjunction == "," else items[0]
-        )
-    head = pgettext("list separator", ", ").join(str(i) for i in items[:-1])
-    if names.conjunction == "or":
-        return gettext("%(names)s or %(last)s", names=head, last=items[-1])
-    return gettext("%(names)s and %(last)s", names=head, last=items[-1])
+    """`Ann, Bo and Cy` / `blue 2 or blue 5` / `red 1, red 2`: joined by the language's own
+    list rules (Babel's, from CLDR: `Tomek i Zosia`, `blå 2 eller blå 5`)."""
+    items = [str(translate_param(i)) for i in names.items]
+    if names.conjunction == ",":
+        return pgettext("list separator", ", ").join(items)
+    return names_list(items, "or" if names.conjunction == "or" else "standard")
 
 
 def translate_param(value: Any) -> Any:
@@ -115,3 +113,39 @@ def problem_dict(problem: Problem) -> dict[str, str]:
 def rules_text(text: str) -> str:
     """A plain string of the rules (not a problem), translated when it is one we list."""
     return str(RULES_TEXTS[text]) if text in RULES_TEXTS else text
+
+
+#: The words of each change (services/changes.py, CHANGES), listed literally so they are
+#: extracted; a unit test keeps them equal to the services' English. A plural is (one, other).
+CHANGE_TEXTS: dict[str, str | tuple[str, str]] = {
+    "round_added": _l("Round %(round)s added"),
+    "round_changed": _l("Round %(round)s changed"),
+    "round_deleted": _l("Round %(round)s deleted"),
+    "round_put_back": _l("Round %(round)s put back"),
+    "round_taken_back": _l("Round %(round)s taken back"),
+    "round_changed_back": _l("Round %(round)s changed back"),
+    "rounds_agreed": ("One more round agreed", "%(count)s more rounds agreed"),  # ngettext below
+    "clock_set": _l("Turn clock set to %(seconds)s s"),
+    "clock_off": _l("Turn clock turned off"),
+    "player_renamed": _l("%(before)s renamed to %(after)s"),
+    "notes_changed": _l("Notes changed"),
+    "notes_cleared": _l("Notes cleared"),
+    "session_changed": _l("Session changed"),
+}
+
+
+def change_text(change: Change | None) -> str:
+    """What a write did, in the request's language ("Runde 3 tilføjet"); "" before any."""
+    if change is None:
+        return ""
+    params = {k: format_number(v) if isinstance(v, int) else v for k, v in change.params.items()}
+    try:
+        if change.code == "rounds_agreed":
+            count = change.params["count"]
+            return ngettext(
+                "One more round agreed", "%(count)s more rounds agreed", count, **params
+            )
+        text = str(CHANGE_TEXTS[change.code])
+        return text % params if params else text
+    except (KeyError, ValueError, TypeError):
+        return change.message

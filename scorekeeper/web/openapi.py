@@ -10,6 +10,7 @@ from typing import Any
 
 from scorekeeper.config import Defaults
 from scorekeeper.rules import Setting, Settings, declared
+from scorekeeper.services.changes import CHANGES
 
 JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -267,6 +268,29 @@ _READING = _closed(
 )
 
 SCHEMAS: dict[str, Any] = {
+    "Change": _closed(
+        ["code", "round", "message"],
+        {
+            "code": {
+                "type": "string",
+                "enum": list(CHANGES),
+                "description": "What the write did, stable for machines (services/changes.py).",
+            },
+            "round": {
+                "type": ["integer", "null"],
+                "description": "The round it was about (`round_*` codes), else null.",
+            },
+            "count": {"type": "integer", "description": "`rounds_agreed`: how many more."},
+            "seconds": {"type": "integer", "description": "`clock_set`: seconds per turn."},
+            "before": {"type": "string", "description": "`player_renamed`: the old name."},
+            "after": {"type": "string", "description": "`player_renamed`: the new name."},
+            "message": {
+                "type": "string",
+                "description": "The same in words, in the asking phone's language "
+                "(Accept-Language, or the language cookie): `Round 3 added`, `Runde 3 tilføjet`.",
+            },
+        },
+    ),
     "Problem": _closed(
         ["code", "message"],
         {
@@ -348,10 +372,9 @@ SCHEMAS: dict[str, Any] = {
                 "description": "Moves on with every change to the session or its rounds.",
             },
             "last_change": {
-                "type": ["string", "null"],
-                "maxLength": 120,
-                "description": "What the last change did, in words (`Round 3 added`, "
-                "`Round 2 changed`, `Bo renamed to Bob`); null before the first change.",
+                "oneOf": [_ref("Change"), {"type": "null"}],
+                "description": "What the last change did: a code and its params, and the "
+                "message in the asking phone's language; null before the first change.",
             },
             "notes": {
                 "type": "string",
@@ -726,7 +749,7 @@ AFTER_WENT_OUT = _session(
     rounds=[WENT_OUT_ROUND],
     totals={"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8},
     version=2,
-    last_change="Round 1 added",
+    last_change={"code": "round_added", "round": 1, "message": "Round 1 added"},
 )
 
 SET_EXAMPLES = {
@@ -1048,7 +1071,14 @@ OPENAPI: dict[str, Any] = {
                         "Session",
                         {
                             "one_more": _session(
-                                rounds_planned=4, version=2, last_change="One more round agreed"
+                                rounds_planned=4,
+                                version=2,
+                                last_change={
+                                    "code": "rounds_agreed",
+                                    "round": None,
+                                    "count": 1,
+                                    "message": "One more round agreed",
+                                },
                             )
                         },
                     ),

@@ -12,9 +12,10 @@ import hashlib
 import json
 
 from flask import Blueprint, Response, render_template, url_for
+from flask_babel import gettext
 
 from scorekeeper.web.assets import ON_DEMAND, Asset, shelf, words_of
-from scorekeeper.web.i18n import LANGUAGES
+from scorekeeper.web.i18n import languages
 
 bp = Blueprint("pwa", __name__)
 
@@ -31,7 +32,7 @@ def manifest() -> dict[str, object]:
     return {
         "name": "Scorekeeper",
         "short_name": "Scorekeeper",
-        "description": "Keeps the score of Rummikub played with real tiles.",
+        "description": gettext("Keeps the score of Rummikub played with real tiles."),
         "start_url": url_for("sessions.home"),
         "scope": url_for("sessions.home"),
         "display": "standalone",
@@ -59,8 +60,10 @@ def manifest() -> dict[str, object]:
 @bp.get("/manifest.webmanifest")
 def web_manifest() -> Response:
     """The web app manifest, so the phone can add Scorekeeper to its home screen."""
-    response = Response(json.dumps(manifest(), indent=2), mimetype="application/manifest+json")
+    body = json.dumps(manifest(), indent=2, ensure_ascii=False)
+    response = Response(body, mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = "Accept-Language"  # its description is in the phone's language
     return response
 
 
@@ -69,7 +72,7 @@ def shell_files() -> list[Asset]:
     fetched on demand in every language (so the tile keypad speaks the page's language offline)."""
     assets = shelf().assets
     files = [found for name, found in sorted(assets.items()) if name.endswith(SHELL_SUFFIXES)]
-    words = [words_of(name, lang) for name in ON_DEMAND if name in assets for lang in LANGUAGES]
+    words = [words_of(name, lang) for name in ON_DEMAND if name in assets for lang in languages()]
     return files + words
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from flask import Response, jsonify, make_response, request
 
 from scorekeeper.services.sessions import Stamp
+from scorekeeper.web.i18n import current_locale
 
 
 def errors_response(problems: list[dict[str, str]], status: int) -> Response:
@@ -18,9 +19,10 @@ def errors_response(problems: list[dict[str, str]], status: int) -> Response:
 
 
 def etag_of(stamp: Stamp, kind: str) -> str:
-    """The opaque part of a session's weak ETag for one kind of answer ("json", "table"):
-    sent as `W/"<this>"`, and sent back by the phone in If-None-Match."""
-    return f"{kind}-{stamp.tag}"
+    """The opaque part of a session's weak ETag for one kind of answer ("json", "table") in
+    the request's language (the words differ, so do the tags): sent as `W/"<this>"`, and sent
+    back by the phone in If-None-Match."""
+    return f"{kind}-{current_locale()}-{stamp.tag}"
 
 
 def conditional(stamp: Stamp, kind: str, draw: Callable[[], Response | str]) -> Response:

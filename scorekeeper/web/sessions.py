@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from datetime import date
 from typing import Any
 
 from flask import (
@@ -19,14 +18,14 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import format_number, gettext
+from flask_babel import format_number, gettext, ngettext, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules import RulesError
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionSummary, SessionView
-from scorekeeper.web.chart import WIDTH, chart_height, running_chart
+from scorekeeper.web.chart import WIDTH, ChartWords, chart_height, running_chart
 from scorekeeper.web.forms import (
     SCORING_SETTINGS,
     SETTING_LABELS,
@@ -41,9 +40,11 @@ from scorekeeper.web.forms import (
     preset_values,
     with_preset,
 )
-from scorekeeper.web.i18n import default_session_name
-from scorekeeper.web.messages import translate
+from scorekeeper.web.i18n import default_session_name, local_day, number
+from scorekeeper.web.messages import change_text, translate
 from scorekeeper.web.responses import conditional, etag_of
+from scorekeeper.web.text import lazy_text as _l
+from scorekeeper.web.text import names_list
 
 bp = Blueprint("sessions", __name__)
 
@@ -102,25 +103,34 @@ def signed(score: int) -> str:
 
 @bp.app_template_filter("and_list")
 def and_list(names: Iterable[str]) -> str:
-    """`Ann`, `Ann and Bo`, `Ann, Bo and Cy`."""
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    """`Ann`, `Ann and Bo`, `Ann, Bo and Cy`: joined by the language's own rules (`Tomek i
+    Zosia`, `Ann, Bo og Cy`)."""
+    return names_list(names)
 
 
-@bp.app_template_filter("day")
-def day(played_on: date) -> str:
-    """The date as a family reads it: Sun 30 Nov 2025."""
-    return f"{played_on:%a} {played_on.day} {played_on:%b %Y}"
+bp.add_app_template_filter(change_text, "change_text")
+
+#: The words of a setting's value that is a choice (forms.py offers the same words).
+SETTING_WORDS = {
+    "difference": _l("Difference"),
+    "fewest_tiles": _l("Fewest tiles"),
+    "tiles": _l("Tiles"),
+    "cards": _l("Two card decks"),
+}
 
 
 @bp.app_template_filter("setting")
 def setting(value: object) -> str:
-    """A setting's value in words: on/off for switches, off for no winner bonus."""
+    """A setting's value in words: on/off for switches, off for no winner bonus, a choice in
+    its own words, a number in the language's digits."""
     if value is True:
-        return "on"
+        return pgettext("a setting switched", "on")
     if value is False or value is None:
-        return "off"
-    return str(value).replace("_", " ")
+        return pgettext("a setting switched", "off")
+    if isinstance(value, int):
+        return format_number(value)
+    word = SETTING_WORDS.get(str(value))
+    return str(word) if word is not None else str(value).replace("_", " ")
 
 
 @bp.app_template_global()
@@ -178,8 +188,8 @@ def new_session() -> str | Response | tuple[str, int]:
 
 def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
     form.preset.choices = [
-        SelectChoice("standard", "Standard"),
-        SelectChoice("tournament", "Tournament"),
+        SelectChoice("standard", _l("Standard")),
+        SelectChoice("tournament", _l("Tournament")),
     ]
     if form.preset.data not in ("standard", "tournament"):
         form.preset.choices.insert(0, SelectChoice("", gettext("Our last settings")))
@@ -306,7 +316,7 @@ def chart_svg(session_id: int) -> Response:
     version it shows (`?v=`), the phone may keep it for good."""
     stamp = stamp_or_404(session_id)
     view = session_or_404(session_id)
-    response = make_response(str(running_chart(view, standalone=True)))
+    response = make_response(str(running_chart(view, standalone=True, words=chart_words())))
     response.mimetype = "image/svg+xml"
     if request.args.get("v") == stamp.tag and stamp.version == view.version:
         response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
@@ -314,6 +324,28 @@ def chart_svg(session_id: int) -> Response:
         response.headers["Cache-Control"] = "no-cache"
     response.headers["Content-Disposition"] = f'inline; filename="{_file_stem(view)}-chart.svg"'
     return response
+
+
+def chart_words() -> ChartWords:
+    """The chart's words, dates and numbers in the request's language."""
+    return ChartWords(
+        signed=lambda value: number(value, 0, signed=True) if value else number(0),
+        day=local_day,
+        title=lambda name: gettext("Running totals · %(name)s", name=name),
+        subtitle=lambda day: gettext("%(day)s · running totals", day=day),
+        described=lambda rounds, after: ngettext(
+            "Running totals after round %(rounds)s: %(after)s.",
+            "Running totals after each of %(rounds)s rounds; after round %(rounds)s: %(after)s.",
+            rounds,
+            rounds=format_number(rounds),
+            after=after,
+        ),
+        nothing_yet=gettext("No rounds played yet: every total is 0."),
+        no_rounds=gettext("No rounds yet"),
+        start=pgettext("the chart's first mark, before round 1", "start"),
+        number=format_number,
+        separator=pgettext("list separator", ", "),
+    )
 
 
 def _file_stem(view: SessionView) -> str:

@@ -212,7 +212,7 @@ def test_session_document_after_a_round_is_design_example(client: FlaskClient) -
         "dropped": dict.fromkeys(PLAYERS),
         "complete": False,
         "winners": [],
-        "last_change": "Round 1 added",
+        "last_change": {"code": "round_added", "round": 1, "message": "Round 1 added"},
         "notes": "",
     }
 

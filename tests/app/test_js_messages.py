@@ -13,6 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -20,6 +21,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.assets import BUNDLES, ON_DEMAND
 from scorekeeper.web.js_messages import JS_MESSAGES
+from scorekeeper.web.text import LazyPlural, for_script
 
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 SCRIPTS = sorted(STATIC.glob("*.js"))
@@ -133,10 +135,13 @@ def read_js(source: str) -> tuple[str, list[Literal]]:
 
     i = code(i)
     masked = "".join(out)
-    # Mark the arguments of t(): the key, then the fallback.
+    # Mark the arguments of t(): the key, then the fallback; of tn(): the key, then two.
     for match in re.finditer(r"\bt\(\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧", masked):
         literals[int(match[1])].role = "key"
         literals[int(match[2])].role = "fallback"
+    for match in re.finditer(r"\btn\(\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧", masked):
+        literals[int(match[1])].role = "key"
+        literals[int(match[2])].role = literals[int(match[3])].role = "fallback"
     return masked, literals
 
 
@@ -145,7 +150,7 @@ class Call:
     path: str
     line: int
     key: str
-    fallback: str
+    fallback: str | tuple[str, str]  # a plural's (one, other)
     has_params: bool
 
 
@@ -162,15 +167,42 @@ def t_calls() -> list[Call]:
             key, fallback = literals[int(args[1])], literals[int(args[2])]
             has_params = args[3] == ","  # not a trailing comma
             calls.append(Call(path.name, key.line, key.text, fallback.text, has_params))
+        # tn(key, one, other, n, params): a plural.
+        for match in re.finditer(r"(?<![\w.])(?<!function )tn\(", masked):
+            rest = masked[match.end() :]
+            args = re.match(r"\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧\s*,[^,()]+(,|\))", rest)
+            where = f"{path.name}: tn({rest[:40]}"
+            assert args, f"{where}: tn() takes a literal key, literal one and other, then n"
+            key = literals[int(args[1])]
+            plural = (literals[int(args[2])].text, literals[int(args[3])].text)
+            calls.append(Call(path.name, key.line, key.text, plural, args[4] == ","))
     return calls
 
 
 CALLS = t_calls()
 
 
-def english(app: Flask) -> dict[str, str]:
+def english(app: Flask) -> dict[str, str | tuple[str, str]]:
+    """Each message's English: its text, or a plural's (one, other)."""
     with app.test_request_context(headers={"Accept-Language": "en"}):
-        return {key: str(message) for key, message in JS_MESSAGES.items()}
+        return {
+            key: (message.singular, message.plural)
+            if isinstance(message, LazyPlural)
+            else str(message)
+            for key, message in JS_MESSAGES.items()
+        }
+
+
+def as_handed(app: Flask, lang: str = "en") -> dict[str, Any]:
+    """The messages as a page in `lang` hands them to the scripts (a plural: its forms)."""
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        return {key: for_script(message) for key, message in JS_MESSAGES.items()}
+
+
+def texts(value: str | tuple[str, str] | dict[str, str]) -> list[str]:
+    if isinstance(value, dict):
+        return list(value.values())
+    return list(value) if isinstance(value, tuple) else [value]
 
 
 # ---- The two sides agree. ----
@@ -192,7 +224,7 @@ def test_every_key_a_script_uses_exists_with_its_english_text(app: Flask) -> Non
         assert call.key in messages, f"{where}: not in JS_MESSAGES"
         # The fallback is the msgid, byte for byte: a page without the block reads the same.
         assert call.fallback == messages[call.key], where
-        assert call.has_params == bool(PLACEHOLDER.search(call.fallback)), (
+        assert call.has_params == any(PLACEHOLDER.search(t) for t in texts(call.fallback)), (
             f"{where}: placeholders and params go together"
         )
 
@@ -200,14 +232,18 @@ def test_every_key_a_script_uses_exists_with_its_english_text(app: Flask) -> Non
 def test_every_message_is_used_and_well_formed(app: Flask) -> None:
     used = {call.key for call in CALLS}
     assert set(JS_MESSAGES) - used == set(), "messages no script uses"
-    for key, text in english(app).items():
+    for key, message in english(app).items():
         assert re.fullmatch(r"[a-z][a-z0-9_]*", key), key
-        assert text.strip(), key
-        # Named placeholders only: a translation may move them.
-        assert "%" not in PLACEHOLDER.sub("", text), f"{key}: only %(name)s placeholders"
-    for key in JS_MESSAGES:
-        if key.endswith("_one"):
-            assert key[: -len("_one")] + "_other" in JS_MESSAGES, key
+        for text in texts(message):
+            assert text.strip(), key
+            # Named placeholders only: a translation may move them.
+            assert "%" not in PLACEHOLDER.sub("", text), f"{key}: only %(name)s placeholders"
+    # A plural is one message with every form, said with tn(): no `_one` / `_other` pairs.
+    assert not [key for key in JS_MESSAGES if key.endswith(("_one", "_other"))]
+    for call in CALLS:
+        assert isinstance(call.fallback, tuple) == isinstance(JS_MESSAGES[call.key], LazyPlural), (
+            f"{call.path}: {call.key} is said with tn() exactly when it is a plural"
+        )
 
 
 # ---- The block on the pages. ----
@@ -259,7 +295,7 @@ def scripts_of(page: str) -> tuple[set[str], set[str]]:
 def test_pages_that_load_scripts_carry_the_messages_as_json(
     app: Flask, client: FlaskClient
 ) -> None:
-    expected = english(app)
+    expected = as_handed(app)
     loaded: set[str] = set()
     for url in page_urls(client):
         response = client.get(url)
@@ -304,13 +340,14 @@ def test_the_block_speaks_the_page_language(client: FlaskClient) -> None:
         assert set(on_the_form) == keys_of(
             {"round_form_went_out.js", "tile_keys.js", "keypad.js", "offline_send.js"}
         )
-        for key, text in (checker | on_the_form).items():
+        for key, said in (checker | on_the_form).items():
             # A translation keeps the placeholders the script fills, and is one.
-            english_text = next(c.fallback for c in CALLS if c.key == key)
-            assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english_text)), (
-                lang,
-                key,
-            )
+            english_text = texts(next(c.fallback for c in CALLS if c.key == key))[-1]
+            for text in texts(said):
+                assert set(PLACEHOLDER.findall(text)) == set(PLACEHOLDER.findall(english_text)), (
+                    lang,
+                    key,
+                )
         assert on_the_form["keypad_tap_tile"] != next(
             c.fallback for c in CALLS if c.key == "keypad_tap_tile"
         ), lang

@@ -83,11 +83,12 @@ def test_session_carries_a_weak_etag_of_its_version(client: FlaskClient) -> None
     sid = create(client)
     response = client.get(f"{API}/sessions/{sid}")
     version = response.get_json()["version"]
-    assert response.headers["ETag"] == f'W/"json-s{sid}-v{version}-0"'
+    assert response.headers["ETag"] == f'W/"json-en-s{sid}-v{version}-0"'
     assert response.headers["Cache-Control"] == "private, no-cache"
     add(client, sid, WENT_OUT)
     assert (
-        client.get(f"{API}/sessions/{sid}").headers["ETag"] == f'W/"json-s{sid}-v{version + 1}-0"'
+        client.get(f"{API}/sessions/{sid}").headers["ETag"]
+        == f'W/"json-en-s{sid}-v{version + 1}-0"'
     )
 
 
@@ -98,11 +99,11 @@ def test_a_matching_if_none_match_is_a_bodiless_304(client: FlaskClient) -> None
     assert response.status_code == 304
     assert response.get_data() == b""
     assert response.headers["ETag"] == etag
-    for header in (f'"json-s{sid}-v1-0"', f'W/"x", {etag}', "*"):  # strong form, a list, any
+    for header in (f'"json-en-s{sid}-v1-0"', f'W/"x", {etag}', "*"):  # strong form, a list, any
         again = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": header})
         assert again.status_code == 304, header
     other = client.get(
-        f"{API}/sessions/{sid}", headers={"If-None-Match": f'W/"json-s{sid + 1}-v1-0"'}
+        f"{API}/sessions/{sid}", headers={"If-None-Match": f'W/"json-en-s{sid + 1}-v1-0"'}
     )
     assert other.status_code == 200
 
@@ -148,16 +149,16 @@ def test_a_round_from_another_phone_gives_200_and_a_new_etag(
     assert response.status_code == 200
     assert response.headers["ETag"] != etag
     doc = response.get_json()
-    assert doc["last_change"] == "Round 1 added"
+    assert doc["last_change"] == {"code": "round_added", "round": 1, "message": "Round 1 added"}
     assert [r["number"] for r in doc["rounds"]] == [1]
-    assert response.headers["ETag"] == f'W/"json-s{sid}-v{doc["version"]}-0"'
+    assert response.headers["ETag"] == f'W/"json-en-s{sid}-v{doc["version"]}-0"'
     again = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304
 
 
 def test_an_unknown_session_is_404_with_or_without_if_none_match(client: FlaskClient) -> None:
     assert client.get(f"{API}/sessions/999").status_code == 404
-    missing = client.get(f"{API}/sessions/999", headers={"If-None-Match": 'W/"json-s999-v1-0"'})
+    missing = client.get(f"{API}/sessions/999", headers={"If-None-Match": 'W/"json-en-s999-v1-0"'})
     assert missing.status_code == 404
     assert missing.get_json()["errors"][0]["code"] == "not_found"
     huge = client.get(f"{API}/sessions/{10**12}", headers={"If-None-Match": "*"})
@@ -183,30 +184,60 @@ def test_a_new_session_has_no_last_change_yet(client: FlaskClient) -> None:
 
 
 def test_last_change_says_what_each_kind_of_write_did(client: FlaskClient) -> None:
+    """A code and its params (stable), and the message in the asking phone's language."""
     sid = create(client, rounds=2)
     url = f"{API}/sessions/{sid}"
 
-    def said() -> str:
-        return document(client, sid)["last_change"]
+    def check(message: str, code: str, **params: Any) -> None:
+        change = document(client, sid)["last_change"]
+        assert change == {"code": code, "round": None, **params, "message": message}
 
     add(client, sid, WENT_OUT)
-    assert said() == "Round 1 added"
+    check("Round 1 added", "round_added", round=1)
     add(client, sid, BO_OUT)
-    assert said() == "Round 2 added"
+    check("Round 2 added", "round_added", round=2)
     assert client.put(f"{url}/rounds/1", json=PAPER).status_code == 200
-    assert said() == "Round 1 changed"
+    check("Round 1 changed", "round_changed", round=1)
     assert client.delete(f"{url}/rounds/1").status_code == 204
-    assert said() == "Round 1 deleted"
+    check("Round 1 deleted", "round_deleted", round=1)
     assert client.post(f"{url}/extend", json={"rounds": 1}).status_code == 200
-    assert said() == "One more round agreed"
+    check("One more round agreed", "rounds_agreed", count=1)
     assert client.post(f"{url}/extend", json={"rounds": 2}).status_code == 200
-    assert said() == "2 more rounds agreed"
+    check("2 more rounds agreed", "rounds_agreed", count=2)
     assert client.post(f"/sessions/{sid}/players/1/rename", data={"name": "Bob"}).status_code == 302
-    assert said() == "Bo renamed to Bob"
+    check("Bo renamed to Bob", "player_renamed", before="Bo", after="Bob")
     assert client.post(f"/sessions/{sid}/notes", data={"notes": "Cake by Di"}).status_code == 302
-    assert said() == "Notes changed"
+    check("Notes changed", "notes_changed")
     assert client.post(f"/sessions/{sid}/clock/seconds", data={"seconds": "60"}).status_code == 302
-    assert said() == "Turn clock set to 60 s"
+    check("Turn clock set to 60 s", "clock_set", seconds=60)
+    assert client.post(f"/sessions/{sid}/clock/seconds", data={"seconds": "0"}).status_code == 302
+    check("Turn clock turned off", "clock_off")
+    polish = client.get(url, headers={"Accept-Language": "pl"}).get_json()["last_change"]
+    assert polish["code"] == "clock_off" and polish["message"] != "Turn clock turned off"
+
+
+def test_the_change_is_told_in_the_asking_phones_language(client: FlaskClient) -> None:
+    """The same stored change, worded for each phone: in the API and on the live page."""
+    sid = create(client, rounds=2)
+    add(client, sid, WENT_OUT)
+    assert client.post(f"{API}/sessions/{sid}/extend", json={"rounds": 3}).status_code == 200
+    said = {}
+    for lang in ("en", "da", "pl"):
+        response = client.get(f"{API}/sessions/{sid}", headers={"Accept-Language": lang})
+        said[lang] = response.get_json()["last_change"]["message"]
+        page = client.get(f"/sessions/{sid}/table", headers={"Accept-Language": lang}).text
+        assert f'data-change="{said[lang]}"' in page, lang
+    assert said["en"] == "3 more rounds agreed"
+    assert said["da"] == "3 runder mere aftalt"
+    assert said["pl"] == "Uzgodniono 3 dodatkowe partie"  # the "2-4" form: five would be "partii"
+    # Each language has its own tag: a phone that changes language never gets a 304 for the other.
+    english = client.get(f"{API}/sessions/{sid}").headers["ETag"]
+    danish = client.get(f"{API}/sessions/{sid}", headers={"Accept-Language": "da"})
+    assert danish.headers["ETag"] != english
+    again = client.get(
+        f"{API}/sessions/{sid}", headers={"Accept-Language": "da", "If-None-Match": english}
+    )
+    assert again.status_code == 200
 
 
 def test_a_refused_write_leaves_version_and_last_change_be(client: FlaskClient) -> None:
@@ -216,7 +247,8 @@ def test_a_refused_write_leaves_version_and_last_change_be(client: FlaskClient) 
     bad = {**WENT_OUT, "racks": {"Bo": -1, "Cy": 1, "Di": 1}}
     assert client.post(f"{API}/sessions/{sid}/rounds", json=bad).status_code == 422
     after = document(client, sid)
-    assert (after["version"], after["last_change"]) == (before["version"], "Round 1 added")
+    assert (after["version"], after["last_change"]) == (before["version"], before["last_change"])
+    assert after["last_change"]["message"] == "Round 1 added"
 
 
 # --- The live part of the page ------------------------------------------------------------------
@@ -281,7 +313,7 @@ def test_notes_are_saved_shown_escaped_and_in_the_document(client: FlaskClient) 
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in summary and "<script>alert" not in summary
     client.post(f"/sessions/{sid}/notes", data={"notes": "   "})
     assert document(client, sid)["notes"] == ""
-    assert document(client, sid)["last_change"] == "Notes cleared"
+    assert document(client, sid)["last_change"]["code"] == "notes_cleared"
 
 
 def test_notes_hold_at_most_2000_characters(client: FlaskClient) -> None:
@@ -338,7 +370,7 @@ def test_undo_of_an_add_restores_the_previous_table_exactly(
     page = text(client.get(f"/sessions/{sid}"))
     assert "Round 2 is taken back." in page
     assert "Round 2 added." not in page
-    assert document(client, sid)["last_change"] == "Round 2 taken back"
+    assert document(client, sid)["last_change"]["message"] == "Round 2 taken back"
     client.post(f"/sessions/{sid}/rounds/restore")  # a second tap takes nothing more back
     assert scores_table(client, sid) == before
 
@@ -392,7 +424,7 @@ def test_undo_of_a_delete_restores_the_previous_table_exactly(client: FlaskClien
     assert "Round 2 deleted." in text(client.get(f"/sessions/{sid}"))
     client.post(f"/sessions/{sid}/rounds/restore")
     assert scores_table(client, sid) == before
-    assert document(client, sid)["last_change"] == "Round 2 put back"
+    assert document(client, sid)["last_change"]["message"] == "Round 2 put back"
 
 
 def _add_on_page(client: FlaskClient, sid: int) -> None:
@@ -458,7 +490,12 @@ def test_undo_service_checks_the_version_under_the_lock(app: Flask, client: Flas
         with pytest.raises(RulesError):
             rounds.undo_change(sid, "move", 2, None, version)
         assert len(sessions.get_session(sid).rounds) == 2
-        assert rounds.undo_change(sid, "add", 2, None, version) == "Round 2 taken back"
+        taken = rounds.undo_change(sid, "add", 2, None, version)
+        assert (taken.code, taken.round, taken.message) == (
+            "round_taken_back",
+            2,
+            "Round 2 taken back",
+        )
         assert len(sessions.get_session(sid).rounds) == 1
 
 
@@ -698,4 +735,9 @@ def test_document_carries_notes_and_last_change(client: FlaskClient, documents_o
     sid = create(client)
     client.post(f"/sessions/{sid}/notes", data={"notes": "Ann keeps score"})
     doc = documents_of(sid)
-    assert (doc["notes"], doc["last_change"]) == ("Ann keeps score", "Notes changed")
+    assert doc["notes"] == "Ann keeps score"
+    assert doc["last_change"] == {
+        "code": "notes_changed",
+        "round": None,
+        "message": "Notes changed",
+    }
