@@ -1,38 +1,13 @@
 """Serve Scorekeeper on the home network with waitress and print where phones can reach it."""
 
-import ipaddress
 import os
-import socket
 
 import waitress
 
 from scorekeeper import create_app
+from scorekeeper.network import lan_addresses, terminal_qr
 
-
-def lan_addresses() -> list[str]:
-    """Best-effort list of this machine's non-loopback IPv4 addresses; never raises."""
-    found: set[str] = set()
-    try:
-        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(str(sockaddr[0]))
-    except (OSError, ValueError):
-        pass
-    try:
-        # connect() on a UDP socket sends nothing; it only picks the outgoing interface.
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))
-            found.add(probe.getsockname()[0])
-    except (OSError, ValueError):
-        pass
-    addresses = []
-    for address in found:
-        try:
-            ip = ipaddress.IPv4Address(address)
-        except ValueError:
-            continue
-        if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local):
-            addresses.append(address)
-    return sorted(addresses, key=ipaddress.IPv4Address)
+__all__ = ["lan_addresses", "main"]
 
 
 # waitress reads every request (headers and body) on its one event-loop thread and hands it to
@@ -66,6 +41,9 @@ def main() -> None:
     shown = [*lan_addresses(), "localhost"] if host == "0.0.0.0" else [host]
     for address in shown:
         print(f"  http://{address}:{port}/", flush=True)
+    if shown[0] != "localhost":
+        # A phone's camera opens the first address straight from the terminal.
+        print(terminal_qr(f"http://{shown[0]}:{port}/"), flush=True)
     waitress.serve(app, host=host, port=port, **LIMITS)
 
 

@@ -29,20 +29,28 @@
 
   apply(stored());
 
+  /* The header's theme button: each tap the next of the three, its name saying which. */
+  function show() {
+    var button = document.getElementById("theme-toggle");
+    if (!button) return;
+    button.hidden = false;
+    var names = button.querySelectorAll("[data-theme-name]");
+    for (var i = 0; i < names.length; i++) names[i].hidden = names[i].getAttribute("data-theme-name") !== stored();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
-    var box = document.getElementById("theme-choice");
-    var select = document.getElementById("theme-select");
-    if (!box || !select) return;
-    select.value = stored();
-    box.hidden = false;
-    select.addEventListener("change", function () {
-      var choice = CHOICES.indexOf(select.value) >= 0 ? select.value : "system";
+    var button = document.getElementById("theme-toggle");
+    if (!button) return;
+    show();
+    button.addEventListener("click", function () {
+      var choice = CHOICES[(CHOICES.indexOf(stored()) + 1) % 3];
       try {
         window.localStorage.setItem(KEY, choice);
       } catch (e) {
         /* not remembered, but still applied to this page */
       }
       apply(choice);
+      show();
     });
   });
 
@@ -50,8 +58,7 @@
   window.addEventListener("storage", function (event) {
     if (event.key !== KEY) return;
     apply(stored());
-    var select = document.getElementById("theme-select");
-    if (select) select.value = stored();
+    show();
   });
 })();
 

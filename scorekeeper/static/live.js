@@ -51,9 +51,12 @@
       });
   }
 
+  function parse(html) {
+    return new DOMParser().parseFromString(html, "text/html").getElementById("live");
+  }
+
   function refresh(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var fresh = doc.getElementById("live");
+    var fresh = parse(html);
     if (!fresh) return;
     var newEtag = fresh.getAttribute("data-etag") || etag;
     var newVersion = Number(fresh.getAttribute("data-version"));
@@ -64,15 +67,49 @@
     version = newVersion;
   }
 
-  function swap(fresh) {
+  /* The table this phone's own save answered with (static/entry.js): swapped in at once, its
+     Undo the one message, so the next poll has nothing to tell. */
+  window.ScorekeeperLive = {
+    swap: function (html) {
+      var fresh = parse(html);
+      if (!fresh) return false;
+      swap(fresh, true);
+      etag = fresh.getAttribute("data-etag") || etag;
+      version = Number(fresh.getAttribute("data-version"));
+      if (notice) notice.textContent = "";
+      return true;
+    },
+  };
+
+  /* The round being typed (#entry, static/entry.js) is moved into the new table's place for
+     it, never drawn again: what was typed, and the focus, stay. `saved`: it was just sent. */
+  function swap(fresh, saved) {
     var focused = document.activeElement;
     var focusKey = null;
-    if (focused && live.contains(focused)) {
+    var entry = live.querySelector("#entry");
+    var typing = entry && entry.contains(focused) ? focused : null;
+    var caret = typing && typing.selectionStart !== undefined ? [typing.selectionStart, typing.selectionEnd] : null;
+    if (focused && live.contains(focused) && !typing) {
       focusKey = focused.getAttribute("href") || focused.textContent;
     }
     var adopted = document.importNode(fresh, true);
+    var place = adopted.querySelector("#entry");
+    if (entry && !saved && entry.childElementCount) {
+      if (place) place.parentNode.replaceChild(entry, place);
+      else adopted.querySelector("#scores-table").after(entry);
+    } else if (entry && place) {
+      place.className = entry.className;
+    }
     live.parentNode.replaceChild(adopted, live);
     live = adopted;
+    if (typing) {
+      typing.focus({ preventScroll: true });
+      try {
+        if (caret) typing.setSelectionRange(caret[0], caret[1]);
+      } catch (e) {
+        /* not a text field */
+      }
+    }
     if (focusKey !== null) {
       var same = Array.prototype.find.call(
         live.querySelectorAll("a, button"),
@@ -88,6 +125,22 @@
     window.clearTimeout(noticeTimer);
     noticeTimer = window.setTimeout(function () { notice.textContent = ""; }, 20000);
   }
+
+  /* The first tap on a round (data-entry) fetches the round entry in place (static/entry.js,
+     named by #entry), which takes that tap and the next ones from there. */
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-entry]");
+    var holder = document.getElementById("entry");
+    if (!link || window.ScorekeeperEntry || !holder || event.button !== 0 || event.metaKey || event.ctrlKey) return;
+    event.preventDefault();
+    var tag = document.createElement("script");
+    tag.src = holder.getAttribute("data-script");
+    tag.onload = function () {
+      if (!(window.ScorekeeperEntry && window.ScorekeeperEntry.follow(link))) location.assign(link.href);
+    };
+    tag.onerror = function () { location.assign(link.href); };
+    document.head.appendChild(tag);
+  });
 
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) {

@@ -125,6 +125,12 @@
       keepIt();
       return;
     }
+    // In place on the session page (static/entry.js): posted in the background; no answer at
+    // all means no network, and the round is kept.
+    if (window.ScorekeeperEntry && form.closest("#entry")) {
+      window.ScorekeeperEntry.submit(form).catch(keepIt);
+      return;
+    }
     serverAnswers().then((up) => (up ? form.submit() : keepIt()));
   });
 
@@ -138,7 +144,13 @@
   const send = () => {
     if (navigator.onLine && queue().some((e) => !e.refused)) sender().then(() => kept.send(), () => {});
   };
-  window.addEventListener("online", send);
-  setInterval(send, RETRY_MS);
+  // One timer per page, whatever the number of forms the page has held (each round entered in
+  // place on the session page runs this again): it sends with the latest form's means.
+  window.ScorekeeperOfflineTick = send;
+  if (!window.ScorekeeperOfflineTimer) {
+    const tick = () => window.ScorekeeperOfflineTick();
+    window.addEventListener("online", tick);
+    window.ScorekeeperOfflineTimer = setInterval(tick, RETRY_MS);
+  }
   send();
 })();

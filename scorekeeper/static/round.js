@@ -8,7 +8,7 @@
   "use strict";
   const form = document.getElementById("round-form");
   if (!form) return;
-  const { jokerPenalty, winnerBonus, playedWith, keypad } = form.dataset;
+  const { jokerPenalty, winnerBonus, playedWith, keypad, tiles: tilesScript } = form.dataset;
   const penalty = parseInt(jokerPenalty, 10) || 0;
   const save = document.getElementById("save");
   const saveText = save.textContent;
@@ -34,11 +34,23 @@
     return /^[+-]?\d+$/.test(cleaned) ? parseInt(cleaned, 10) : null;
   };
 
-  /* A rack's tiles as typed, each read ({raw, id}: tiles.js, bundled before, reads the
-     notation as the server does). A number is a rack value, not tiles: none. The scores as
-     on paper read no racks, and come without tiles.js. */
-  const notation = window.ScorekeeperTiles;
-  const tilesOf = (text) => (whole(text) !== null ? [] : notation.tilesOf(text));
+  /* A rack's tiles as typed, each read ({raw, id}: tiles.js reads the notation as the server
+     does, fetched at the first rack typed as tiles: unread until then). A number is a rack
+     value, not tiles: none. The scores as on paper read no racks. */
+  let notation = window.ScorekeeperTiles;
+  const fetchNotation = () => {
+    if (notation || !tilesScript || round.fetchingTiles) return;
+    round.fetchingTiles = round.fetchFiles(tilesScript).then(() => {
+      notation = window.ScorekeeperTiles;
+      changed();
+    }, () => delete round.fetchingTiles);
+  };
+  const tilesOf = (text) => {
+    if (whole(text) !== null) return [];
+    if (notation) return notation.tilesOf(text);
+    fetchNotation();
+    return [{ raw: text, id: null }];
+  };
   const valueOf = (id) => notation.valueOf(id, penalty);
   /* {value, count} of a rack typed as a number or as tiles; null when blank, NaN when unread. */
   const rack = (text) => {
@@ -82,11 +94,33 @@
     preview: (work) => {
       round.update = work;
       work();
+      typos();
     },
   };
   window.ScorekeeperRound = round;
-  form.addEventListener("change", () => round.update());
-  form.addEventListener("input", () => round.update());
+
+  /* An entry below the typo threshold (the rules' test: a rack's -value, or a paper score) is
+     marked ⚠ and asks "Yes, keep these entries" at once, before Save; the server asks too. */
+  const threshold = parseInt(form.dataset.typoThreshold, 10);
+  const confirm = document.getElementById("typo-confirm");
+  const typos = () => {
+    if (!confirm) return;
+    let any = false;
+    [...fields("rack"), ...fields("score")].forEach((input) => {
+      const value = input.name[0] === "r" ? -(rack(input.value) || {}).value : whole(input.value);
+      const low = value < threshold && !input.disabled;
+      input.closest(".seat").classList.toggle("flagged", low);
+      any = any || low;
+    });
+    confirm.hidden = !any;
+    if (!any) confirm.querySelector("input").checked = false;
+  };
+  const changed = () => {
+    round.update();
+    typos();
+  };
+  form.addEventListener("change", changed);
+  form.addEventListener("input", changed);
 
   /* Enter moves to the next player's field; on the last one it saves. */
   form.addEventListener("keydown", (event) => {
@@ -134,11 +168,21 @@
       toggle.setAttribute("aria-expanded", "false");
       toggle.addEventListener("click", () => {
         // Meanwhile the tiles can still be typed in the field.
-        round.fetchFiles(keypad).then(() => window.ScorekeeperKeypad(input), () => {});
+        round.fetchFiles(`${tilesScript} ${keypad}`).then(() => window.ScorekeeperKeypad(input), () => {});
       });
       input.closest(".inline").append(toggle);
     });
   }
+
+  /* Another ending keeps what was typed: its tab fetches the round entry (static/entry.js, on
+     the session page there already), which swaps in that ending's form with the values. */
+  form.parentElement.querySelector("nav.tabs").addEventListener("click", (event) => {
+    const link = event.target.closest("a");
+    if (!link || window.ScorekeeperEntry) return;
+    event.preventDefault();
+    const go = () => window.ScorekeeperEntry.follow(link) || location.assign(link.href);
+    round.fetchFiles(form.parentElement.dataset.entryScript).then(go, () => location.assign(link.href));
+  });
 
   /* Save once: a second tap while the first is on its way does nothing. */
   form.addEventListener("submit", (event) => {
@@ -157,5 +201,5 @@
     save.disabled = false;
     save.textContent = saveText;
   };
-  window.addEventListener("pageshow", round.saveAgain);
+  if (!form.closest("#entry")) window.addEventListener("pageshow", round.saveAgain);
 })();

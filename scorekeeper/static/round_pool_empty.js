@@ -15,6 +15,24 @@
   const byValue = (s) => s.entry.value;
   const byCount = (s) => s.count;
 
+  /* A tie asks at once who takes the round, among the tied players only (the server's own
+     question, when it asked, is left as it drew it); the one chosen, if any. */
+  const tiePick = form.querySelector("[data-tie-pick]");
+  const askWho = (tied) => {
+    if (!tiePick) return null;
+    const seatsTied = tied.map((s) => String(s.seat));
+    tiePick.hidden = !tied.length;
+    let chosen = null;
+    tiePick.querySelectorAll('input[name="winner"]').forEach((option) => {
+      const open = seatsTied.includes(option.value);
+      option.disabled = !open;
+      if (!open) option.checked = false;
+      option.closest(".pick-option").hidden = !open;
+      if (option.checked) chosen = tied.find((s) => String(s.seat) === option.value);
+    });
+    return chosen;
+  };
+
   round.preview(() => {
     const counts = round.fields("count");
     const seats = racks.map((input, seat) => {
@@ -32,11 +50,12 @@
       return status(t("round_enter_counts", "Enter every player's tile count."));
     }
     const candidates = fewest ? narrow(narrow(seats, byCount), byValue) : narrow(narrow(seats, byValue), byCount);
-    if (candidates.length > 1) {
+    const chosen = askWho(candidates.length > 1 ? candidates : []);
+    if (candidates.length > 1 && !chosen) {
       const names = andList(candidates.map((s) => s.name));
       return status(t("round_tie", "%(names)s tie: enter tile counts, or save and say who takes it.", { names }));
     }
-    const winner = candidates[0];
+    const winner = chosen || candidates[0];
     let sum = 0;
     seats.forEach((s) => {
       if (s === winner) return;

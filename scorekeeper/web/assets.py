@@ -46,13 +46,12 @@ NOT_ASSETS = ("vendor",)
 MESSAGE_KEY = re.compile(r"(?<![\w.$])tn?\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
 # Scripts that always go together on a page, served as one file: one request, and one gzip
 # stream that compresses them better than three. The bundle's name -> its files, in order: the
-# on-demand fetcher, the tile notation (where racks are read as tiles: not for scores as on
-# paper), the list joining, the round form's shared part, the preview of its ending, and the
-# offline keeper. The shared modules (tiles.js, lists.js) come before the scripts using them.
+# on-demand fetcher, the list joining, the round form's shared part, the preview of its
+# ending, and the offline keeper (the tile notation, tiles.js, is fetched at the first rack
+# typed as tiles, or with a keypad). lists.js comes before the scripts using it.
 BUNDLES = {
     f"round_form_{ending}.js": (
         "fetch_files.js",
-        *(("tiles.js",) if ending != "scores" else ()),
         "lists.js",
         "round.js",
         f"round_{ending}.js",
@@ -60,6 +59,9 @@ BUNDLES = {
     )
     for ending in ("went_out", "pool_empty", "scores")
 }
+# The round page's styles: every page's, then the round form's (which the session page fetches
+# only with a round entered in place).
+BUNDLES["app.form.css"] = ("app.css", "entry.css")
 # The table checker: what it fetches on demand, the tile notation its keypad writes, then the
 # checker itself.
 BUNDLES["checker_page.js"] = ("fetch_files.js", "tiles.js", "checker.js")
@@ -68,7 +70,17 @@ BUNDLES["clock_page.js"] = ("lists.js", "clock.js")
 # Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
 # language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
 # tile_keys.js (the keys of a tile keypad, and the tiles' names) comes before either keypad.
-ON_DEMAND = ("tile_keys.js", "keypad.js", "checker_keypad.js", "offline_send.js")
+# The session page fetches the round entry in place (entry.js) at the first tap on a round,
+# and it the round form's bundles.
+ON_DEMAND = (
+    "entry.js",
+    "tiles.js",
+    "tile_keys.js",
+    "keypad.js",
+    "checker_keypad.js",
+    "offline_send.js",
+    *(name for name in BUNDLES if name.startswith("round_form_")),
+)
 WORDS = re.compile(
     rf"words/(?P<lang>[a-z]{{2}})/(?P<stem>[\w-]+)\.(?P<digest>[0-9a-f]{{{DIGEST_LENGTH}}})\.js"
 )
@@ -114,9 +126,15 @@ def read_asset(static: Path, path: Path) -> Asset:
     )
 
 
+def joiner(name: str) -> bytes:
+    """What goes between the parts of a bundle: a stylesheet's rules follow on, a script ends."""
+    return b"\n" if name.endswith(".css") else b";\n"
+
+
 def bundle(name: str, parts: list[Asset]) -> Asset:
-    """Scripts joined into one, in order; each part is a whole script (its own closure)."""
-    body = b";\n".join(part.body for part in parts)
+    """Scripts (or stylesheets) joined into one, in order; each part is a whole script (its own
+    closure) or a whole stylesheet."""
+    body = joiner(name).join(part.body for part in parts)
     return Asset(
         name=name,
         body=body,

@@ -24,6 +24,7 @@ from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import (
     UNDO_KEY,
     forget_undo,
+    live_part,
     pending_undo,
     remember_undo,
     session_or_404,
@@ -38,6 +39,12 @@ ENDING_TITLES = {
     "pool_empty": _l("The pool ran out"),
     "scores": _l("Scores as on paper"),
 }
+
+
+def wants_fragment() -> bool:
+    """The session page's script asks for the round form (or, after a save, the live table) as
+    a fragment of a page, to put in place: `?fragment=1` on a GET, the header on a POST."""
+    return request.args.get("fragment") == "1" or request.headers.get("X-Requested-With") == "fetch"
 
 
 def _ending_asked(default: str = "went_out") -> str:
@@ -154,10 +161,16 @@ def _record(
         general = form.show_problems(error.problems, body)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
-    if number is None:
-        flash(gettext("Round %(number)s saved.", number=format_number(saved.number)), "success")
-    else:
-        flash(gettext("Round %(number)s changed.", number=format_number(saved.number)), "success")
+    if session.get(UNDO_KEY) is None:  # else the Undo offer says it: one message per change
+        if number is None:
+            message = gettext("Round %(number)s saved.", number=format_number(saved.number))
+        else:
+            message = gettext("Round %(number)s changed.", number=format_number(saved.number))
+        if wants_fragment():
+            return live_part(view.id, message)
+        flash(message, "success")
+    if wants_fragment():
+        return live_part(view.id)
     return redirect(url_for("sessions.show", session_id=view.id))
 
 
@@ -212,7 +225,8 @@ def _round_page(
         form.seat_field("count", i).data or form.seat_field("count", i).errors for i in seats
     )
     return render_template(
-        "rounds/form.html",
+        "rounds/_entry.html" if wants_fragment() else "rounds/form.html",
+        fragment=wants_fragment(),
         view=view,
         form=form,
         ending=ending,

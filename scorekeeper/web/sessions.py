@@ -40,6 +40,7 @@ from scorekeeper.web.forms import (
     preset_values,
     with_preset,
 )
+from scorekeeper.network import home_network_url, qr_svg
 from scorekeeper.web.i18n import default_session_name, local_day, number
 from scorekeeper.web.messages import change_text, translate
 from scorekeeper.web.responses import conditional, etag_of
@@ -171,6 +172,8 @@ def new_session() -> str | Response | tuple[str, int]:
         preset = request.form.get("preset", "standard")
         form = NewSessionForm(formdata=with_preset(request.form, preset), data=defaults)
         return _new_session_page(form, [])
+    if request.method == "GET":
+        defaults.update(_seated_as_in(request.args.get("again", type=int)))
     form = NewSessionForm(data=defaults)
     if not form.is_submitted():
         return _new_session_page(form, [])
@@ -184,6 +187,17 @@ def new_session() -> str | Response | tuple[str, int]:
         general = form.show_problems(error.problems)
         return _new_session_page(form, general), status_for(error)
     return redirect(url_for("sessions.show", session_id=view.id))
+
+
+def _seated_as_in(session_id: int | None) -> dict[str, str]:
+    """A rematch (`?again=<id>`): the players of that session, seated as they were."""
+    if session_id is None:
+        return {}
+    try:
+        players = sessions.get_session(session_id).players
+    except NotFound:
+        return {}
+    return {f"player_{i}": name for i, name in enumerate(players)}
 
 
 def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
@@ -258,6 +272,18 @@ def _live_context(view: SessionView, stamp: sessions.Stamp) -> dict[str, Any]:
 def chart_size(players: int) -> tuple[int, int]:
     """The chart image's width and height, so the page keeps its place before it arrives."""
     return WIDTH, chart_height(players)
+
+
+def live_part(session_id: int, message: str | None = None) -> Response:
+    """The live part as it is now, answering a round saved in place (static/entry.js swaps it
+    in): `message` when there is no Undo to say it."""
+    stamp = stamp_or_404(session_id)
+    view = session_or_404(session_id)
+    response = make_response(
+        render_template("sessions/_live.html", **_live_context(view, stamp), message=message)
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/sessions/<int:session_id>/table")
@@ -346,6 +372,24 @@ def chart_words() -> ChartWords:
         number=format_number,
         separator=pgettext("list separator", ", "),
     )
+
+
+@bp.get("/sessions/<int:session_id>/qr.svg")
+def qr_code(session_id: int) -> Response:
+    """The QR code of the session page's address as the other phones on the Wi-Fi reach it
+    (this machine's home-network address, even when this page was opened as localhost)."""
+    stamp_or_404(session_id)
+    url = home_network_url(url_for("sessions.show", session_id=session_id, _external=True))
+    response = make_response(qr_svg(url, gettext("QR code of %(address)s", address=url)))
+    response.mimetype = "image/svg+xml"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.app_template_global()
+def join_address(session_id: int) -> str:
+    """The session page's address for the other phones (the QR code's text, shown under it)."""
+    return home_network_url(url_for("sessions.show", session_id=session_id, _external=True))
 
 
 def _file_stem(view: SessionView) -> str:

@@ -12,11 +12,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_js_messages import read_js
 
-from scorekeeper.web.assets import BUNDLES, FOREVER, on_demand, shelf
+from scorekeeper.web.assets import BUNDLES, FOREVER, joiner, on_demand, shelf
 from scorekeeper.web.security import HEADERS
 
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
-FINGERPRINTED = re.compile(r"/static/[\w/-]+\.[0-9a-f]{10}\.\w+")
+FINGERPRINTED = re.compile(r"/static/[\w/.-]+\.[0-9a-f]{10}\.\w+(#[\w-]+)?")  # an icon: #its-symbol
 GZIP = {"Accept-Encoding": "gzip"}
 # Absolute URLs that name no place to fetch: XML namespaces.
 NAMESPACES = ("http://www.w3.org/",)
@@ -118,7 +118,8 @@ def test_stylesheets_and_scripts_are_served_minified_with_every_string_kept(
         served = client.get(f"/static/{found.fingerprinted}").get_data()
         assert served == found.body, name
         if name in BUNDLES:  # the scripts of a page that go together, served as one file
-            assert served == b";\n".join(assets[part].body for part in BUNDLES[name]), name
+            parts = [assets[part].body for part in BUNDLES[name]]
+            assert served == joiner(name).join(parts), name
             continue
         source = (STATIC / name).read_bytes()
         if name.endswith((".css", ".js")):
@@ -141,7 +142,7 @@ def test_a_changed_file_gets_a_new_fingerprint(
     before = re.search(r"/static/app\.\w+\.css", client.get("/").get_data(as_text=True))
     static = tmp_path / "static"
     (static / "icons").mkdir(parents=True)
-    for name in ("app.js", "icons/icon.svg", "icons/icon-192.png"):
+    for name in ("app.js", "icons/icon.svg", "icons/icon-192.png", "icons/sprite.svg"):
         (static / name).write_bytes((STATIC / name).read_bytes())
     (static / "app.css").write_text("body { color: red; }")
     app.static_folder = str(static)

@@ -106,9 +106,11 @@ def test_home_session_and_clock_pages_link_to_the_checker(client: FlaskClient) -
     assert 'href="/tools/check"' in home and "Table checker" in home
     show = client.get(f"/sessions/{session_id}").get_data(as_text=True)
     assert f'href="/tools/check?session={session_id}"' in show
-    assert "Check a set" in show
+    # One name everywhere: the checker's own.
+    assert ">Table checker</a>" in show
     clock = client.get(f"/sessions/{session_id}/clock").get_data(as_text=True)
     assert f'href="/tools/check?session={session_id}"' in clock
+    assert ">Table checker</a>" in clock
 
 
 def test_set_check_answers_valid_with_its_reading_and_points(client: FlaskClient) -> None:

@@ -361,15 +361,15 @@ def test_undo_of_an_add_restores_the_previous_table_exactly(
     )
     assert saved.status_code == 302
     page = text(client.get(f"/sessions/{sid}"))
-    assert "Round 2 added." in page
+    assert "Round 2 saved." in page
     assert f'action="/sessions/{sid}/rounds/restore"' in page
-    assert "Round 2 added." not in text(other_phone.get(f"/sessions/{sid}"))  # this phone's
+    assert "Round 2 saved." not in text(other_phone.get(f"/sessions/{sid}"))  # this phone's
     response = client.post(f"/sessions/{sid}/rounds/restore")
     assert response.status_code == 302
     assert scores_table(client, sid) == before
     page = text(client.get(f"/sessions/{sid}"))
     assert "Round 2 is taken back." in page
-    assert "Round 2 added." not in page
+    assert "Round 2 saved." not in page
     assert document(client, sid)["last_change"]["message"] == "Round 2 taken back"
     client.post(f"/sessions/{sid}/rounds/restore")  # a second tap takes nothing more back
     assert scores_table(client, sid) == before
@@ -405,7 +405,7 @@ def test_undo_of_an_edit_puts_the_previous_round_back_exactly(client: FlaskClien
         response = client.post(f"/sessions/{sid}/rounds/{number}/edit", data=edit)
         assert response.status_code == 302
         assert scores_table(client, sid) != before
-        assert f"Round {number} edited." in text(client.get(f"/sessions/{sid}"))
+        assert f"Round {number} changed." in text(client.get(f"/sessions/{sid}"))
         assert client.post(f"/sessions/{sid}/rounds/restore").status_code == 302
         assert scores_table(client, sid) == before, f"round {number}"
         assert f"Round {number} is as it was before the edit." in text(
@@ -444,8 +444,8 @@ def _delete_on_page(client: FlaskClient, sid: int) -> None:
 @pytest.mark.parametrize(
     ("action", "offered"),
     [
-        (_add_on_page, "Round 2 added."),
-        (_edit_on_page, "Round 1 edited."),
+        (_add_on_page, "Round 2 saved."),
+        (_edit_on_page, "Round 1 changed."),
         (_delete_on_page, "Round 1 deleted."),
     ],
 )
@@ -471,7 +471,7 @@ def test_undo_is_withdrawn_when_this_phone_changes_something_else(client: FlaskC
     add(client, sid, WENT_OUT)
     _add_on_page(client, sid)
     client.post(f"/sessions/{sid}/extend")
-    assert "Round 2 added." not in text(client.get(f"/sessions/{sid}"))
+    assert "rounds/restore" not in text(client.get(f"/sessions/{sid}"))
     client.post(f"/sessions/{sid}/rounds/restore")
     assert len(document(client, sid)["rounds"]) == 2
 
@@ -505,7 +505,9 @@ def test_a_repeated_save_offers_no_undo(client: FlaskClient) -> None:
     client.post(f"/sessions/{sid}/rounds/new", data=data)
     client.post(f"/sessions/{sid}/rounds/new", data=data)  # the same tap, sent twice
     assert len(document(client, sid)["rounds"]) == 1
-    assert "Round 1 added." not in text(client.get(f"/sessions/{sid}"))
+    page = text(client.get(f"/sessions/{sid}"))
+    assert "rounds/restore" not in page
+    assert page.count("Round 1 saved.") == 1  # the one message: no Undo to say it
 
 
 # --- The chart and the summary ------------------------------------------------------------------
@@ -607,7 +609,9 @@ def test_six_players_have_six_different_looks(app: Flask, client: FlaskClient) -
 
 def test_a_session_without_rounds_has_no_chart_on_its_page(client: FlaskClient) -> None:
     sid = create(client)
-    assert "<svg" not in client.get(f"/sessions/{sid}").get_data(as_text=True)
+    page = client.get(f"/sessions/{sid}").get_data(as_text=True)
+    assert 'id="chart"' not in page
+    assert "chart.svg" not in page
     svg = ET.fromstring(client.get(f"/sessions/{sid}/chart.svg").get_data(as_text=True))
     assert _lines(svg) == []
     assert "No rounds yet" in "".join(svg.itertext())
@@ -688,9 +692,12 @@ def test_every_page_loads_the_theme_first_and_offers_the_choice(client: FlaskCli
     app_js = r'<script src="/static/app\.[0-9a-f]{10}\.js" data-service-worker="/sw.js"></script>'
     assert re.search(app_js, head)
     assert re.search(r'<link rel="stylesheet" href="/static/app\.[0-9a-f]{10}\.css">', head)
-    assert re.search(r'<label for="theme-select">Theme</label>', page)
-    options = re.findall(r'<option value="(\w+)"', page.split('id="theme-select"')[1])
-    assert options[:3] == ["system", "light", "dark"]
+    # The theme is one icon button in the header, naming the three choices it goes through.
+    button = re.search(r'<button type="button" id="theme-toggle"[^>]*>', page)
+    assert button
+    inside = page.split('id="theme-toggle"')[1].split("</button>")[0]
+    assert re.findall(r'data-theme-name="(\w+)"', inside) == ["system", "light", "dark"]
+    assert '<use href="/static/icons/sprite.' in inside
 
 
 def test_app_css_sets_every_colour_for_both_choices(client: FlaskClient) -> None:

@@ -111,6 +111,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
 
     # Round 2: the pool ran out; the lowest rack (Di's 8) takes the differences.
     page.get_by_role("link", name="Add round").tap()
+    expect(page.locator("#entry nav.tabs")).to_be_visible()  # the round opens in place
     page.get_by_role("link", name="The pool ran out").tap()
     expect(page.get_by_role("link", name="The pool ran out")).to_have_attribute(
         "aria-current", "page"
@@ -124,6 +125,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
 
     # Round 3: the Polish sheet's line as printed does not add up to zero.
     page.get_by_role("link", name="Add round").tap()
+    expect(page.locator("#entry nav.tabs")).to_be_visible()  # the round opens in place
     page.get_by_role("link", name="Scores as on paper").tap()
     expect(page.get_by_role("link", name="Scores as on paper")).to_have_attribute(
         "aria-current", "page"
@@ -191,6 +193,7 @@ def test_six_long_names_fit_a_small_phone(page: Page, live_server: str) -> None:
     assert horizontal_overflow(page) <= 0, "empty score table scrolls sideways"
 
     page.get_by_role("link", name="Add round").tap()
+    expect(page.locator("#entry nav.tabs")).to_be_visible()  # the round opens in place
     expect(page.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
     assert horizontal_overflow(page) <= 0, "went-out form scrolls sideways"
     winner_button(page, "Konstantinopoulos").tap()
@@ -205,6 +208,7 @@ def test_six_long_names_fit_a_small_phone(page: Page, live_server: str) -> None:
     assert horizontal_overflow(page) <= 0, "score table with a round scrolls sideways"
 
     page.get_by_role("link", name="Add round").tap()
+    expect(page.locator("#entry nav.tabs")).to_be_visible()  # the round opens in place
     expect(page.get_by_role("heading", name="Round 2 of 3")).to_be_visible()
     for tab in ("The pool ran out", "Scores as on paper"):
         page.get_by_role("link", name=tab).tap()
@@ -220,6 +224,7 @@ def test_a_long_surname_fits_the_round_form(page: Page, live_server: str) -> Non
     assert horizontal_overflow(page) <= 0, "score table scrolls sideways"
 
     page.get_by_role("link", name="Add round").tap()
+    expect(page.locator("#entry nav.tabs")).to_be_visible()  # the round opens in place
     expect(page.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
     overflow = {"Someone went out": horizontal_overflow(page)}
     for tab in ("The pool ran out", "Scores as on paper"):

@@ -36,7 +36,8 @@ def row(number: int) -> str:
 
 
 def flash(phone: Phone, text: str) -> None:
-    phone.expect_shown(".flash", text)
+    """The one message of a change: the Undo offer's words, or a message of its own."""
+    phone.expect_shown(".flash, #undo-what", text)
 
 
 def pick(phone: Phone, name: str) -> None:
@@ -75,14 +76,16 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
     phone.expect_texts(row(1), ["+85", "-22", "-55", "-8"])
     phone.expect_text("#round-of", "Round 2 of 5")
 
-    # Round 2: the pool ran out and Ann and Bo tie on the lowest rack: Bo takes it.
+    # Round 2: the pool ran out and Ann and Bo tie on the lowest rack: asked at once, before
+    # Save, among the two only; Bo takes it.
     phone.tap("a", "Add round")
     tab(phone, "The pool ran out")
     for name, rack in zip(PLAYERS, ["10", "10", "55", "18"], strict=True):
         phone.fill(name, rack)
-    phone.tap("button", "Save round")
     phone.expect_shown("fieldset.pick legend", "Who takes the round?")
+    assert phone.texts(".pick-option:not([hidden]) label") == ["Ann", "Bo"]
     pick(phone, "Bo")
+    phone.expect_text("#preview", "Bo takes the round: +53.")
     phone.tap("button", "Save round")
     flash(phone, "Round 2 saved.")
     phone.expect_texts(row(2), ["0", "+53", "-45", "-8"])
@@ -106,12 +109,14 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
     flash(phone, "Round 3 saved.")
     phone.expect_texts(row(3), ["-6", "-11", "+22", "-5"])
 
-    # Round 4: a rack of 200 looks like a typo; confirmed, it is kept and marked.
+    # Round 4: Add round opens the ending used last (scores as on paper); went out it is. A rack
+    # of 200 looks like a typo: asked at once, before Save; confirmed, it is kept and marked.
     phone.tap("a", "Add round")
+    phone.expect_shown("nav.tabs a[aria-current=page]", "Scores as on paper")
+    tab(phone, "Someone went out")
     pick(phone, "Cy")
     for name, rack in (("Ann", "200"), ("Bo", "5"), ("Di", "5")):
         phone.fill(name, rack)
-    phone.tap("button", "Save round")
     phone.tap(".confirm label", "Yes, keep these entries")
     phone.tap("button", "Save round")
     flash(phone, "Round 4 saved.")

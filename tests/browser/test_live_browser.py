@@ -160,27 +160,32 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
 def test_dark_mode_switches_and_persists_across_reload(page: Page, live_server: str) -> None:
     page.emulate_media(color_scheme="light")
     page.goto(live_server + "/")
-    choice = page.get_by_label("Theme")
+    choice = page.locator("#theme-toggle")
     expect(choice).to_be_visible()
-    expect(choice).to_have_value("system")
+    expect(choice).to_have_accessible_name("Theme: System")
     assert background(page) == LIGHT_BG
 
-    choice.select_option("dark")
+    choice.click()  # system -> light -> dark
+    choice.click()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    expect(choice).to_have_accessible_name("Theme: Dark")
     assert background(page) == DARK_BG
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
-    expect(page.get_by_label("Theme")).to_have_value("dark")
+    expect(page.locator("#theme-toggle")).to_have_accessible_name("Theme: Dark")
     assert background(page) == DARK_BG
 
     # Light chosen on a phone whose system is dark: the choice wins, and is remembered.
     page.emulate_media(color_scheme="dark")
-    page.get_by_label("Theme").select_option("light")
+    page.locator("#theme-toggle").click()  # dark -> system
+    page.locator("#theme-toggle").click()  # system -> light
+    expect(page.locator("#theme-toggle")).to_have_accessible_name("Theme: Light")
     assert background(page) == LIGHT_BG
     page.goto(live_server + "/sessions/new")
     assert background(page) == LIGHT_BG
     # Back to following the system.
-    page.get_by_label("Theme").select_option("system")
+    page.locator("#theme-toggle").click()  # light -> dark
+    page.locator("#theme-toggle").click()  # dark -> system
     expect(page.locator("html")).not_to_have_attribute("data-theme", "light")
     assert background(page) == DARK_BG
     page.reload()

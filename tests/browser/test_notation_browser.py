@@ -69,6 +69,9 @@ def test_the_round_form_reads_racks_with_the_same_notation(page: Page, live_serv
         for case in CASES["racks"]
         if case.get("joker_penalty", 30) == 30 and case["rack"].strip() and case["rack"] != "12"
     ]
+    # The notation comes at the first rack typed as tiles (tiles.js, fetched on demand).
+    page.evaluate("() => window.ScorekeeperRound.rack('r7')")
+    page.wait_for_function("() => window.ScorekeeperRound.rack('r7').value === 7")
     answers = page.evaluate(
         """(racks) => racks.map((text) => {
              const entry = window.ScorekeeperRound.rack(text);
