@@ -15,20 +15,18 @@
   const byValue = (s) => s.entry.value;
   const byCount = (s) => s.count;
 
-  /* A tie asks at once who takes the round, among the tied players only (the server's own
-     question, when it asked, is left as it drew it); the one chosen, if any. */
+  /* In place a tie asks at once who takes the round, among the tied only; the one chosen. */
   const tiePick = form.querySelector("[data-tie-pick]");
   const askWho = (tied) => {
     if (!tiePick) return null;
-    const seatsTied = tied.map((s) => String(s.seat));
     tiePick.hidden = !tied.length;
     let chosen = null;
-    tiePick.querySelectorAll('input[name="winner"]').forEach((option) => {
-      const open = seatsTied.includes(option.value);
-      option.disabled = !open;
-      if (!open) option.checked = false;
-      option.closest(".pick-option").hidden = !open;
-      if (option.checked) chosen = tied.find((s) => String(s.seat) === option.value);
+    tiePick.querySelectorAll("input").forEach((option) => {
+      const seat = tied.find((s) => String(s.seat) === option.value);
+      option.disabled = !seat;
+      option.checked = option.checked && !!seat;
+      option.parentNode.hidden = !seat;
+      if (option.checked) chosen = seat;
     });
     return chosen;
   };

@@ -21,6 +21,7 @@ from flask import (
 from flask_babel import format_number, gettext, ngettext, pgettext
 from werkzeug.wrappers import Response
 
+from scorekeeper.network import home_network_url, qr_svg
 from scorekeeper.rules import RulesError
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import NotFound, status_for
@@ -40,7 +41,6 @@ from scorekeeper.web.forms import (
     preset_values,
     with_preset,
 )
-from scorekeeper.network import home_network_url, qr_svg
 from scorekeeper.web.i18n import default_session_name, local_day, number
 from scorekeeper.web.messages import change_text, translate
 from scorekeeper.web.responses import conditional, etag_of

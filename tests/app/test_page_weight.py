@@ -20,7 +20,11 @@ BUDGET = (30 * KB, 10 * KB)  # uncompressed, gzip
 # Pages over the budget today, each with the ceiling it must stay under meanwhile (what it
 # weighs now, and a little room). Trimming them is open work (docs/PERFORMANCE.md, "Page
 # weight"); once one fits the budget, take it off this list (a test below says so).
-OVER_BUDGET: dict[str, tuple[int, int]] = {}
+OVER_BUDGET: dict[str, tuple[int, int]] = {
+    # The pool-empty round page: 140 bytes of gzip over since the words of every language and
+    # the round entry in place (the tie asked before Save) came in; trimming it is open work.
+    "round form, pool empty": (30 * 1024, 10 * 1024 + 256),
+}
 SIX = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
 GZIP = {"Accept-Encoding": "gzip"}
 
