@@ -47,6 +47,20 @@ csrf = CSRFProtect()
 SQLITE_BUSY_TIMEOUT_MS = 20_000
 # The execution option a write use-case sets so its SQLite transaction starts IMMEDIATE.
 WRITE_OPTION = "scorekeeper_write"
+# The execution option of a read made at once, outside any transaction (read_at_once).
+READ_OPTION = "scorekeeper_read_at_once"
+
+
+def read_at_once(statement: Any) -> Any:
+    """The first row of one small read on a pooled connection of its own, outside any
+    transaction: no BEGIN and no ROLLBACK, so a poll that finds nothing new costs one statement
+    (and the pool's pre-ping). It sees the last commit of any process, as a new transaction
+    would. PostgreSQL reads in autocommit; SQLite's driver does already (see _begin_sqlite)."""
+    options: dict[str, Any] = {READ_OPTION: True}
+    if db.engine.dialect.name != "sqlite":
+        options["isolation_level"] = "AUTOCOMMIT"
+    with db.engine.connect().execution_options(**options) as connection:
+        return connection.execute(statement).first()
 
 
 @event.listens_for(Engine, "connect")
@@ -72,5 +86,7 @@ def _begin_sqlite(connection: Any) -> None:
     on the busy timeout instead of one failing with "database is locked" halfway through."""
     if connection.dialect.name != "sqlite":
         return
+    if connection.get_execution_options().get(READ_OPTION):
+        return  # one read, outside any transaction (read_at_once)
     immediate = connection.get_execution_options().get(WRITE_OPTION)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

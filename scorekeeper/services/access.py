@@ -23,7 +23,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.extensions import db
 from scorekeeper.models import HOUSEHOLD_ID, FailedSignIn, Household
 from scorekeeper.rules.errors import Problem
-from scorekeeper.services.sessions import begin_write
+from scorekeeper.services.sessions import MAX_ID, begin_write, household_and_stamp
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200
@@ -148,6 +148,14 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def read_for_poll(session_id: int) -> None:
+    """A poll of a session (its live table, its JSON): the passphrase state and the session's
+    stamp in one read outside any transaction, so a poll that finds nothing new costs one
+    statement (services.sessions.household_and_stamp)."""
+    if g.get(_STATE) is None and 1 <= session_id <= MAX_ID:
+        setattr(g, _STATE, _state_of(household_and_stamp(session_id)))
+
+
 def access_state() -> AccessState:
     """The passphrase in force: read once per request and kept in `g` for that request only."""
     cached: AccessState | None = g.get(_STATE)
@@ -158,6 +166,13 @@ def access_state() -> AccessState:
             Household.id == HOUSEHOLD_ID
         )
     ).first()
+    state = _state_of(None if row is None else (row[0], row[1], row[2]))
+    setattr(g, _STATE, state)
+    return state
+
+
+def _state_of(row: tuple[str | None, int, str | None] | None) -> AccessState:
+    """The passphrase in force, from the household's row (or none yet) and the configuration."""
     passphrase_hash, cookie_epoch, generation = row if row is not None else (None, 0, None)
     epoch = f"{cookie_epoch}.{generation or ''}"  # a restore moves it on (services/backup.py)
     configured: ConfiguredPassphrase | None = current_app.extensions.get(CONFIGURED)
@@ -168,7 +183,6 @@ def access_state() -> AccessState:
         state = AccessState(passphrase_hash, False, epoch, digest)
     else:
         state = AccessState(None, False, epoch, "")
-    setattr(g, _STATE, state)
     return state
 
 

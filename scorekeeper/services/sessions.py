@@ -10,9 +10,10 @@ from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask import g
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.extensions import WRITE_OPTION, db
+from scorekeeper.extensions import WRITE_OPTION, db, read_at_once
 from scorekeeper.models import HOUSEHOLD_ID, Entry, GameSession, Household, Player, Round, Seat
 from scorekeeper.rules import (
     Problem,
@@ -575,10 +576,43 @@ class Stamp:
         return f"s{self.id}-v{self.version}-{self.generation or '0'}"
 
 
+# Where household_and_stamp keeps the stamp it read, for session_stamp in the same request.
+_PEEKED = "scorekeeper_peeked_stamp"
+
+
+def household_and_stamp(session_id: int) -> tuple[str | None, int, str | None] | None:
+    """A poll's one read: the household's (passphrase hash, cookie epoch, generation), or None
+    when it has no row yet, and the session's stamp, kept for session_stamp in this request;
+    read at once, outside any transaction (extensions.read_at_once)."""
+    one = sa.select(sa.literal(1).label("one")).subquery()
+    row = read_at_once(
+        sa.select(
+            Household.passphrase_hash,
+            Household.cookie_epoch,
+            Household.generation,
+            GameSession.version,
+        )
+        .select_from(one)
+        .outerjoin(Household, Household.id == HOUSEHOLD_ID)
+        .outerjoin(GameSession, GameSession.id == session_id)
+    )
+    stamp = None if row.version is None else Stamp(session_id, row.version, row.generation or "")
+    setattr(g, _PEEKED, (session_id, stamp))
+    if row.cookie_epoch is None:
+        return None
+    return row.passphrase_hash, row.cookie_epoch, row.generation
+
+
 def session_stamp(session_id: int) -> Stamp:
-    """The session's stamp in one small statement: answers "has it changed?" for every poll."""
+    """The session's stamp in one small statement: answers "has it changed?" for every poll
+    (read already with the household's state, for a poll: household_and_stamp)."""
     if not 1 <= session_id <= MAX_ID:
         raise not_found("session", session_id)
+    peeked = g.pop(_PEEKED, None)
+    if peeked is not None and peeked[0] == session_id:
+        if peeked[1] is None:
+            raise not_found("session", session_id)
+        return peeked[1]
     row = db.session.execute(
         sa.select(GameSession.version, Household.generation)
         .outerjoin(Household, Household.id == HOUSEHOLD_ID)

@@ -56,6 +56,8 @@ bp = Blueprint("access", __name__)
 
 # Answered without reading the database at all.
 ALWAYS_OPEN = frozenset({"static", "main.healthz", "pwa.web_manifest", "pwa.service_worker"})
+# A phone's poll of a session: the passphrase state read with the session's stamp, in one go.
+POLLS = frozenset({"sessions.live_table", "api.get_session"})
 # Answered to anyone, but they need to know whether this phone is signed in.
 SIGN_IN_PAGES = frozenset({"access.sign_in", "access.sign_out"})
 API_PREFIX = "/api/"
@@ -95,6 +97,9 @@ def gate() -> Response | None:
     """Let the request through, or answer it: a redirect to sign in, a 401, or a 429."""
     if request.endpoint in ALWAYS_OPEN:
         return None
+    session_id = (request.view_args or {}).get("session_id")
+    if request.method == "GET" and request.endpoint in POLLS and isinstance(session_id, int):
+        access.read_for_poll(session_id)
     state = access.access_state()
     claims = access.read_cookie(request.cookies.get(_cookie_name()))
     g.gate = Gate(

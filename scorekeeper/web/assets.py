@@ -49,7 +49,7 @@ MESSAGE_KEY = re.compile(r"(?<![\w.$])tn?\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
 # on-demand fetcher, the list joining, the round form's shared part, the preview of its
 # ending, and the offline keeper (the tile notation, tiles.js, is fetched at the first rack
 # typed as tiles, or with a keypad). lists.js comes before the scripts using it.
-BUNDLES = {
+BUNDLES: dict[str, tuple[str, ...]] = {
     f"round_form_{ending}.js": (
         "fetch_files.js",
         "lists.js",

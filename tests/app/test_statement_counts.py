@@ -30,7 +30,8 @@ URLS = {
     "/": 3,  # the page's sessions with their summaries, then their players
     # + the session's stamp (its ETag), then the session, its rounds, seats and entries.
     "/sessions/{session}": 6,
-    "/api/v1/sessions/{session}": 6,
+    # A poll's document: the household's state and the stamp in one read, then the session.
+    "/api/v1/sessions/{session}": 5,
     "/sessions/{session}/export.csv": 5,
     "/export.csv": 2,  # every entry, in one statement read in chunks
     "/api/v1/sessions": 3,
