@@ -51,7 +51,7 @@ WRITE_OPTION = "scorekeeper_write"
 READ_OPTION = "scorekeeper_read_at_once"
 
 
-def read_at_once(statement: Any) -> Any:
+def read_at_once(statement: Any, params: dict[str, Any] | None = None) -> Any:
     """The first row of one small read on a pooled connection of its own, outside any
     transaction: no BEGIN and no ROLLBACK, so a poll that finds nothing new costs one statement
     (and the pool's pre-ping). It sees the last commit of any process, as a new transaction
@@ -60,7 +60,7 @@ def read_at_once(statement: Any) -> Any:
     if db.engine.dialect.name != "sqlite":
         options["isolation_level"] = "AUTOCOMMIT"
     with db.engine.connect().execution_options(**options) as connection:
-        return connection.execute(statement).first()
+        return connection.execute(statement, params).first()
 
 
 @event.listens_for(Engine, "connect")
