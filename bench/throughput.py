@@ -335,9 +335,9 @@ def render(results: dict[str, dict[str, list[Run]]], repeats: int, seconds: int)
     ]
     lines += [
         "Every page is drawn afresh; a phone polls the live part of the session page with the "
-        "ETag it was drawn with (`static/live.js`), answered 304 after two small primary-key "
-        "reads through the ordinary database session: the household's passphrase state (the "
-        "gate) and the session's stamp (`scorekeeper/web/responses.py`). Every phone sends the "
+        "ETag it was drawn with (`static/live.js`), answered 304 after one read through the "
+        "pool, outside any transaction: the household's passphrase state (the gate) with the "
+        "session's stamp (`extensions.read_at_once`, `web/responses.py`). Every phone sends the "
         "cookie its first visit set, as wrk does here for every target. The floor reads "
         "nothing.",
         "",
