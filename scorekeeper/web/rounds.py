@@ -109,8 +109,12 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
 def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Change a round: the same form, filled with what was typed; scores are derived again."""
     view = session_or_404(session_id)
-    stored = _round_or_404(view, number)
+    # A Save from a page left open names its round by version: that round may have moved to
+    # another number or gone (the service then says stale_round), so only a GET needs it here.
+    stored = next((r for r in view.rounds if r.number == number), None)
     if request.method == "GET":
+        if stored is None:
+            abort(404)
         data = round_form_data(rounds.round_body(stored), view.players)
         data["ending"] = _ending_asked(stored.ending)
         data["version"] = str(stored.version)
@@ -124,7 +128,7 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
         body.pop("key", None)
         body.pop("number", None)
         saved = rounds.replace_round(session_id, number, body)
-        if saved.version == view.version + 1:  # nobody changed the table between read and save
+        if stored is not None and saved.version == view.version + 1:  # nobody changed a thing
             remember_undo("edit", session_id, number, rounds.round_body(stored))
         else:
             forget_undo()
@@ -248,9 +252,9 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Ask first; after the delete the session page offers an Undo. The page carries the
     version of the round it shows: a delete from a page left open removes that round or none."""
     view = session_or_404(session_id)
-    stored = _round_or_404(view, number)
     form = DeleteRoundForm()
     if request.method == "GET" or not form.validate_on_submit():
+        stored = _round_or_404(view, number)
         form.version.data = str(stored.version)
         return render_template("rounds/delete.html", view=view, round=stored, form=form)
     try:

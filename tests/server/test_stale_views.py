@@ -151,3 +151,26 @@ def test_undo_after_another_phones_delete_changes_nothing(live_server: Server) -
     )
     assert undo.status == 302
     assert ann_racks(live_server, session_id) == [20, 30]
+
+
+def test_the_last_round_left_open_is_found_where_it_moved(live_server: Server) -> None:
+    """The page left open is of the last round: after an earlier round is deleted its number
+    is gone, and the Save or the Delete from it is told where the round is now (not a 404)."""
+    session_id = evening(live_server, count=3)
+    edit_hidden, edit_cookie = open_page(live_server, f"/sessions/{session_id}/rounds/3/edit")
+    delete_hidden, delete_cookie = open_page(live_server, f"/sessions/{session_id}/rounds/3/delete")
+    assert live_server.request("DELETE", f"/api/v1/sessions/{session_id}/rounds/1").status == 204
+    saved = live_server.request(
+        "POST",
+        f"/sessions/{session_id}/rounds/3/edit",
+        form=edit_fields(edit_hidden, 33),
+        cookie=edit_cookie,
+    )
+    assert saved.status == 409, saved.status
+    assert "now round 2" in saved.text
+    late = live_server.request(
+        "POST", f"/sessions/{session_id}/rounds/3/delete", form=delete_hidden, cookie=delete_cookie
+    )
+    assert late.status == 409, late.status
+    assert "now round 2" in late.text and "Delete round 2?" in late.text
+    assert ann_racks(live_server, session_id) == [20, 30]
