@@ -46,6 +46,7 @@ NOTATION = re.compile(r"(?:[krbohsdc]?(?:1[0-3]|[1-9]|[ajqk])|j)", re.IGNORECASE
 # The app's own name, the same in every language.
 NAMES = {"Scorekeeper", "Rummikub"}
 LATIN = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+URL = re.compile(r"https?://[^\s<>\"']+")
 PLACEHOLDER = re.compile(
     r"%\([a-z_]+\)[-+ #0-9.]*[sdif]|%[sd%]|<[^>]*>|&[a-z#0-9]+;|\{[^}]*\}|`[^`]*`"
 )
@@ -220,7 +221,7 @@ class Reader(HTMLParser):
 
 def english_in(text: str, allowed: set[str] = frozenset()) -> list[str]:  # type: ignore[assignment]
     """The plain Latin words of a text that are neither notation nor the app's name."""
-    text = CODE.sub(" ", text)
+    text = URL.sub(" ", CODE.sub(" ", text))  # an address (the QR code's) is data, not words
     for data in (*allowed, *TYPED):
         text = text.replace(data, " ")
     return [
@@ -426,6 +427,9 @@ def test_a_phone_in_another_language_reads_no_english(
     empty = phone.post("/sessions/new", data=form_of(PLAYERS[:2], name=""))
     empty_chart = phone.get(empty.headers["Location"] + "/chart.svg").get_data(as_text=True)
     findings.svg("chart.svg of a session with no rounds", empty_chart)
+    qr = phone.get(f"{show}/qr.svg")
+    assert qr.status_code == 200
+    findings.svg("qr.svg", qr.get_data(as_text=True))
     visit.page("GET", empty.headers["Location"], 200)  # named after its day
 
     # The table checker, the players and their history.
