@@ -79,15 +79,18 @@ def words(change: dict) -> str:
     return "Session changed"
 
 
+# The columns this migration reads and writes (a migration declares its own: no app code).
+sessions = sa.table(
+    "sessions",
+    sa.column("id", sa.Integer),
+    sa.column("last_change", sa.String),
+    sa.column("change", sa.JSON),
+)
+
+
 def upgrade() -> None:
     op.add_column("sessions", sa.Column("change", sa.JSON(), nullable=True))
     connection = op.get_bind()
-    sessions = sa.table(
-        "sessions",
-        sa.column("id", sa.Integer),
-        sa.column("last_change", sa.String),
-        sa.column("change", sa.JSON),
-    )
     rows = connection.execute(
         sa.select(sessions.c.id, sessions.c.last_change).where(sessions.c.last_change.is_not(None))
     ).all()
@@ -101,12 +104,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.add_column("sessions", sa.Column("last_change", sa.String(length=120), nullable=True))
     connection = op.get_bind()
-    sessions = sa.table(
-        "sessions",
-        sa.column("id", sa.Integer),
-        sa.column("last_change", sa.String),
-        sa.column("change", sa.JSON),
-    )
     rows = connection.execute(
         sa.select(sessions.c.id, sessions.c.change).where(sessions.c.change.is_not(None))
     ).all()
