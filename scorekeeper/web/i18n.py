@@ -54,6 +54,7 @@ def init_app(app: Flask) -> None:
         format_decimal=format_decimal,
         js_messages=js_messages,
         language_next=language_next,
+        default_session_name=default_session_name,
     )
 
 

@@ -44,6 +44,7 @@ from scorekeeper.web.forms import (
 from scorekeeper.web.i18n import default_session_name, local_day, number
 from scorekeeper.web.messages import change_text, translate
 from scorekeeper.web.responses import conditional, etag_of
+from scorekeeper.web.seats import marks, names_fit
 from scorekeeper.web.text import lazy_text as _l
 from scorekeeper.web.text import names_list
 
@@ -266,6 +267,10 @@ def _live_context(view: SessionView, stamp: sessions.Stamp) -> dict[str, Any]:
         "etag": f'W/"{etag_of(stamp, "table")}"',
         "stamp": stamp,
     }
+
+
+bp.add_app_template_global(marks, "seat_marks")
+bp.add_app_template_global(names_fit, "names_fit")
 
 
 @bp.app_template_global()

@@ -1,0 +1,122 @@
+"""Phone-size screenshots of the main screens, in Debian's Chromium: `make screenshots`.
+
+The app is served on a fresh SQLite file (tests/browser/phone.py), an evening is played into
+it through the JSON API, and each screen is taken at 390 px wide, light and dark, into
+docs/screenshots/ (the README shows them). `--all` also takes every screen at 360 px, light
+and dark, into the folder given by `--out`, for looking at before a change is committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from tests.browser.phone import CHROMIUM, CHROMIUM_ARGS, api, serving  # noqa: E402
+
+FAMILY = ["Mormor", "Peter", "Sofie", "Anders"]
+SIX = ["Bedstemor Ingrid", "Onkel Frederik", "Christoffer", "Marianne", "Johanne", "Annemette"]
+
+
+def went_out(players: list[str], winner: str, racks: list[object]) -> dict[str, object]:
+    losers = [p for p in players if p != winner]
+    return {"ending": "went_out", "winner": winner, "racks": dict(zip(losers, racks, strict=True))}
+
+
+def play(base: str) -> dict[str, int]:
+    """The evening the screenshots show: a family mid-evening, one finished, six long names."""
+    mid = api(base, "/sessions", {"players": FAMILY, "rounds": 6, "name": "Sunday with Mormor"})
+    for body in (
+        went_out(FAMILY, "Sofie", [23, 8, 41]),
+        went_out(FAMILY, "Peter", [12, 30, 5]),
+        {"ending": "pool_empty", "racks": {"Mormor": 3, "Peter": 17, "Sofie": 9, "Anders": 26}},
+    ):
+        api(base, f"/sessions/{mid['id']}/rounds", body)
+    done = api(base, "/sessions", {"players": FAMILY[:3], "rounds": 2})
+    api(base, f"/sessions/{done['id']}/rounds", went_out(FAMILY[:3], "Mormor", [14, 22]))
+    api(base, f"/sessions/{done['id']}/rounds", went_out(FAMILY[:3], "Sofie", [9, ["r7", "k13"]]))
+    six = api(
+        base,
+        "/sessions",
+        {"players": SIX, "rounds": 3, "rules": {"tile_sets": 2, "drop_worst_round": True}},
+    )
+    for number, winner in enumerate(SIX[:3]):
+        racks = [(number * 17 + seat * 11) % 50 + 3 for seat in range(5)]
+        api(base, f"/sessions/{six['id']}/rounds", went_out(SIX, winner, racks))
+    clock = api(base, "/sessions", {"players": FAMILY, "rules": {"seconds_per_turn": 60}})
+    return {"mid": mid["id"], "done": done["id"], "six": six["id"], "clock": clock["id"]}
+
+
+def open_entry(page: Page) -> None:
+    """The round entry open in place under the table, one rack typed."""
+    page.get_by_role("link", name="Anders", exact=True).first.click()
+    page.wait_for_selector("#entry:not([hidden]) input:not([type=hidden])")
+    page.keyboard.type("17")
+    page.keyboard.press("Enter")
+    page.keyboard.type("6")
+
+
+SCREENS = [
+    # name, path, what to do on the page, full page
+    ("home", "/", None, False),
+    ("session", "/sessions/{mid}", None, True),
+    ("round-entry", "/sessions/{mid}", open_entry, False),
+    ("evening-won", "/sessions/{done}", None, False),
+    ("six-players", "/sessions/{six}", None, True),
+    ("new-session", "/sessions/new", None, True),
+    ("checker", "/tools/check", None, False),
+    ("clock", "/sessions/{clock}/clock", None, False),
+]
+# What the README shows (390 px): the rest are taken for looking at.
+README = {("session", "light"), ("round-entry", "light"), ("evening-won", "dark"),
+          ("six-players", "light"), ("new-session", "dark"), ("checker", "light"),
+          ("clock", "dark")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--all", action="store_true", help="every screen at 360 and 390, light and dark")
+    parser.add_argument("--only", help="only the screens whose name contains this")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder, serving(Path(folder)) as base:
+        ids = play(base)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for name, path, action, full in SCREENS:
+                if args.only and args.only not in name:
+                    continue
+                for width in (360, 390) if args.all else (390,):
+                    for scheme in ("light", "dark"):
+                        if not args.all and (name, scheme) not in README:
+                            continue
+                        context = browser.new_context(
+                            viewport={"width": width, "height": 800},
+                            device_scale_factor=2,
+                            is_mobile=True,
+                            has_touch=True,
+                            color_scheme=scheme,
+                        )
+                        page = context.new_page()
+                        page.goto(base + path.format(**ids))
+                        page.wait_for_load_state("load")
+                        if action:
+                            action(page)
+                        page.wait_for_timeout(300)  # the chart image and fonts settle
+                        suffix = f"-{width}" if args.all else ""
+                        target = args.out / f"{name}-{scheme}{suffix}.png"
+                        page.screenshot(path=str(target), full_page=full)
+                        context.close()
+                        print(target.relative_to(ROOT) if target.is_relative_to(ROOT) else target)
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
