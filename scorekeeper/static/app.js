@@ -3,7 +3,7 @@
    scripts, and the service worker. One file, so a page asks for one script, not three. */
 
 /* Colour theme: follows the system unless this phone chose light or dark (kept in
-   localStorage); it sets data-theme on <html>, which app.css reads. */
+   localStorage); it sets data-theme="light" or "dark" on <html>, which app.css reads. */
 (function () {
   "use strict";
   var KEY = "scorekeeper.theme";
@@ -19,12 +19,17 @@
     }
   }
 
+  // "system" is resolved here, and again whenever the phone switches (app.css has one dark
+  // block, under data-theme="dark").
+  var night = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   function apply(choice) {
-    if (choice === "system") {
-      root.removeAttribute("data-theme");
-    } else {
-      root.setAttribute("data-theme", choice);
-    }
+    if (choice === "system") choice = night && night.matches ? "dark" : "light";
+    root.setAttribute("data-theme", choice);
+  }
+  if (night && night.addEventListener) {
+    night.addEventListener("change", function () {
+      if (stored() === "system") apply("system");
+    });
   }
 
   apply(stored());

@@ -154,81 +154,25 @@
   schedule(INTERVAL);
 })();
 
-/* "Keep the screen on" on the session page: the Screen Wake Lock API, asked for again
-   whenever the page comes back on screen (the browser lets go of it when hidden). The choice
-   is remembered on this phone. Browsers without the API never show the button. */
+/* "Keep the screen on": the button shows where the browser can keep a screen on; its script
+   (static/awake.js, fetched on demand) comes at the first tap, or at once where this phone
+   asked for it before (it is remembered). */
 (function () {
   "use strict";
-  var KEY = "scorekeeper.awake";
   var button = document.getElementById("keep-awake");
-  var hint = document.getElementById("keep-awake-hint");
   if (!button || !("wakeLock" in navigator)) return;
-
-  var lock = null;
-  var t = window.ScorekeeperText.t;
-
-  function wanted() {
-    try {
-      return window.localStorage.getItem(KEY) === "on";
-    } catch (e) {
-      return false;
-    }
-  }
-
-  function remember(on) {
-    try {
-      if (on) window.localStorage.setItem(KEY, "on");
-      else window.localStorage.removeItem(KEY);
-    } catch (e) {
-      /* not remembered: this page still keeps it */
-    }
-  }
-
-  function show(on, message) {
-    button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? t("awake_on", "Screen stays on") : t("awake_off", "Keep the screen on");
-    hint.textContent = message || "";
-    hint.hidden = !message;
-  }
-
-  function acquire() {
-    if (lock || document.hidden) return Promise.resolve();
-    return navigator.wakeLock.request("screen").then(
-      function (sentinel) {
-        lock = sentinel;
-        lock.addEventListener("release", function () { lock = null; });
-        show(true);
-      },
-      function () {
-        show(false, t("awake_refused", "This phone would not keep the screen on (battery saver?)."));
-      }
-    );
-  }
-
-  function release() {
-    if (lock) lock.release();
-    lock = null;
-    show(false);
-  }
-
   button.hidden = false;
-  button.addEventListener("click", function () {
-    var on = button.getAttribute("aria-pressed") !== "true";
-    remember(on);
-    if (on) {
-      show(true);
-      acquire();
-    } else {
-      release();
-    }
-  });
-
-  document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && wanted()) acquire();
-  });
-
-  if (wanted()) {
-    show(true);
-    acquire();
+  function load() {
+    var tag = document.createElement("script");
+    tag.src = button.getAttribute("data-script");
+    document.head.appendChild(tag);
   }
+  var asked = false;
+  try {
+    asked = window.localStorage.getItem("scorekeeper.awake") === "on";
+  } catch (e) {
+    /* storage blocked: wait for a tap */
+  }
+  if (asked) load();
+  else button.addEventListener("click", function () { button.setAttribute("data-tapped", ""); load(); }, { once: true });
 })();

@@ -40,6 +40,8 @@ DIGEST_LENGTH = 10
 FINGERPRINTED = re.compile(
     rf"(?P<stem>.+)\.(?P<digest>[0-9a-f]{{{DIGEST_LENGTH}}})(?P<suffix>\.\w+)"
 )
+# A number's leading zero in a stylesheet ("0.5rem" -> ".5rem"), after a separator.
+LEADING_ZERO = re.compile(r"(?<=[\s:,(/-])0\.(?=\d)")
 # Vendored test tools (axe-core) are never part of a page: served as they are, not listed.
 NOT_ASSETS = ("vendor",)
 # A script's words: every t("key", ...) and tn("key", ...) call (see web/js_messages.py).
@@ -59,9 +61,11 @@ BUNDLES: dict[str, tuple[str, ...]] = {
     )
     for ending in ("went_out", "pool_empty", "scores")
 }
-# The round page's styles: every page's, then the round form's (which the session page fetches
-# only with a round entered in place).
+# The styles of the round page and of every page with a form: every page's, then the fields'
+# and the round form's (which the session page fetches only with a round entered in place).
 BUNDLES["app.form.css"] = ("app.css", "entry.css")
+# The session page's and the summary's: every page's, then the table's (one gzip stream).
+BUNDLES["app.live.css"] = ("app.css", "live.css")
 # The table checker: what it fetches on demand, the tile notation its keypad writes, then the
 # checker itself.
 BUNDLES["checker_page.js"] = ("fetch_files.js", "tiles.js", "checker.js")
@@ -71,7 +75,7 @@ BUNDLES["clock_page.js"] = ("lists.js", "clock.js")
 # language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
 # tile_keys.js (the keys of a tile keypad, and the tiles' names) comes before either keypad.
 # The session page fetches the round entry in place (entry.js) at the first tap on a round,
-# and it the round form's bundles.
+# and it the round form's bundles; "Keep the screen on" its script (awake.js) at its first tap.
 ON_DEMAND = (
     "entry.js",
     "tiles.js",
@@ -79,6 +83,7 @@ ON_DEMAND = (
     "keypad.js",
     "checker_keypad.js",
     "offline_send.js",
+    "awake.js",
     *(name for name in BUNDLES if name.startswith("round_form_")),
 )
 WORDS = re.compile(
@@ -108,7 +113,9 @@ class Asset:
 def served_bytes(path: Path) -> bytes:
     """The file as a browser gets it: stylesheets and scripts minified, the rest as is."""
     if path.suffix == ".css":
-        return rcssmin.cssmin(path.read_text(encoding="utf-8")).encode()
+        # rcssmin keeps the zero of 0.5rem; a number's leading zero is one byte of every few.
+        css = rcssmin.cssmin(path.read_text(encoding="utf-8"))
+        return LEADING_ZERO.sub(".", css).encode()
     if path.suffix == ".js":
         return rjsmin.jsmin(path.read_text(encoding="utf-8")).encode()
     return path.read_bytes()
