@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV = .venv
 PORT ?= 5000
 
-.PHONY: run test format clean messages bench
+.PHONY: run test format clean messages bench screenshots
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,14 @@ BENCH_ARGS ?=
 bench: $(VENV)/.installed-test
 	sh bench/install.sh
 	$(VENV)/bin/python bench/run.py $(BENCH_ARGS)
+
+# Phone-size screenshots of the main screens, in Chromium, into docs/screenshots/ (the README
+# shows them); `make screenshots SHOTS_ARGS='--all --out /tmp/shots'` takes every screen at 360
+# and 390 px, light and dark, to look at before committing a change of the look.
+SHOTS_ARGS ?=
+
+screenshots: $(VENV)/.installed-test
+	$(VENV)/bin/python docs/make_screenshots.py $(SHOTS_ARGS)
 
 format: $(VENV)/.installed-test
 	$(VENV)/bin/ruff format .

@@ -1,4 +1,5 @@
-"""Draw the app's icons (scorekeeper/static/icons/): a Rummikub tile on the app's blue.
+"""Draw the app's icons (scorekeeper/static/icons/): a Rummikub tile on the app's teal (the
+--accent of static/app.css).
 
 Run once by hand (`python docs/make_icons.py`) when the icon changes; the PNGs and the SVG are
 committed. Only the standard library: shapes as signed distances, anti-aliased by coverage,
@@ -16,9 +17,9 @@ from pathlib import Path
 
 ICONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "static" / "icons"
 
-BLUE = (0x0B, 0x57, 0xD0)
-TILE = (0xFF, 0xFD, 0xF5)
-RED = (0xB3, 0x14, 0x1B)
+BRAND = (0x0D, 0x5C, 0x75)
+TILE = (0xFF, 0xFA, 0xF0)
+RED = (0xC4, 0x2A, 0x2A)
 
 # Shapes in a 0..1 square, drawn in this order: (signed distance, colour).
 Shape = tuple[Callable[[float, float], float], tuple[int, int, int]]
@@ -51,16 +52,16 @@ def stroke(points: list[tuple[float, float]], width: float) -> Callable:
 
 SEVEN = [(0.37, 0.32), (0.63, 0.32), (0.45, 0.68)]
 SHAPES: list[Shape] = [
-    (rounded_rect(0.0, 0.0, 1.0, 1.0, 0.0), BLUE),
+    (rounded_rect(0.0, 0.0, 1.0, 1.0, 0.0), BRAND),
     (rounded_rect(0.27, 0.17, 0.73, 0.83, 0.06), TILE),
     (stroke(SEVEN, 0.085), RED),
 ]
 
 SVG = f"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
-  <rect width="100" height="100" fill="#0b57d0"/>
-  <rect x="27" y="17" width="46" height="66" rx="6" fill="#fffdf5"/>
+  <rect width="100" height="100" fill="#0d5c75"/>
+  <rect x="27" y="17" width="46" height="66" rx="6" fill="#fffaf0"/>
   <path d="M{SEVEN[0][0] * 100:g} {SEVEN[0][1] * 100:g}H{SEVEN[1][0] * 100:g}\
-L{SEVEN[2][0] * 100:g} {SEVEN[2][1] * 100:g}" fill="none" stroke="#b3141b" stroke-width="8.5"
+L{SEVEN[2][0] * 100:g} {SEVEN[2][1] * 100:g}" fill="none" stroke="#c42a2a" stroke-width="8.5"
     stroke-linecap="round" stroke-linejoin="round"/>
 </svg>
 """

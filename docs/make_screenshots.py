@@ -9,6 +9,7 @@ and dark, into the folder given by `--out`, for looking at before a change is co
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import tempfile
 from pathlib import Path
@@ -56,10 +57,11 @@ def play(base: str) -> dict[str, int]:
 def open_entry(page: Page) -> None:
     """The round entry open in place under the table, one rack typed."""
     page.get_by_role("link", name="Anders", exact=True).first.click()
-    page.wait_for_selector("#entry:not([hidden]) input:not([type=hidden])")
+    page.wait_for_selector("#entry input[name^=rack]:focus")
     page.keyboard.type("17")
     page.keyboard.press("Enter")
     page.keyboard.type("6")
+    page.evaluate("document.getElementById('entry').scrollIntoView()")
 
 
 SCREENS = [
@@ -72,19 +74,33 @@ SCREENS = [
     ("new-session", "/sessions/new", None, True),
     ("checker", "/tools/check", None, False),
     ("clock", "/sessions/{clock}/clock", None, False),
+    ("summary", "/sessions/{done}/summary", None, True),
+    ("details", "/sessions/{mid}/details", None, True),
+    ("players", "/players", None, False),
+    ("player", "/players/1", None, True),
+    ("access", "/access", None, False),
 ]
 # What the README shows (390 px): the rest are taken for looking at.
-README = {("session", "light"), ("round-entry", "light"), ("evening-won", "dark"),
-          ("six-players", "light"), ("new-session", "dark"), ("checker", "light"),
-          ("clock", "dark")}
+README = {
+    ("session", "light"),
+    ("round-entry", "light"),
+    ("evening-won", "dark"),
+    ("six-players", "light"),
+    ("new-session", "dark"),
+    ("checker", "light"),
+    ("clock", "dark"),
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
-    parser.add_argument("--all", action="store_true", help="every screen at 360 and 390, light and dark")
+    parser.add_argument(
+        "--all", action="store_true", help="every screen at 360 and 390, light and dark"
+    )
     parser.add_argument("--only", help="only the screens whose name contains this")
     args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
     args.out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, serving(Path(folder)) as base:
         ids = play(base)

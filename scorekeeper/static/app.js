@@ -21,7 +21,7 @@
 
   // "system" is resolved here, and again whenever the phone switches (app.css has one dark
   // block, under data-theme="dark").
-  var night = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  var night = window.matchMedia ? window.matchMedia("(prefers-color-scheme:dark)") : null;
   function apply(choice) {
     if (choice === "system") choice = night && night.matches ? "dark" : "light";
     root.setAttribute("data-theme", choice);

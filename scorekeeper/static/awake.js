@@ -6,7 +6,9 @@
   "use strict";
   var KEY = "scorekeeper.awake";
   var button = document.getElementById("keep-awake");
-  var hint = document.getElementById("keep-awake-hint");
+  // Why the phone refused, under the button (made here: most phones never need it).
+  var hint = Object.assign(document.createElement("p"), { className: "hint", id: "keep-awake-hint", hidden: true });
+  button.after(hint);
   if (!button || !("wakeLock" in navigator)) return;
 
   var lock = null;

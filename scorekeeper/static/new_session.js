@@ -34,15 +34,31 @@
   if (preset && preset.dataset.presets) {
     const presets = JSON.parse(preset.dataset.presets);
     if (usePreset) usePreset.hidden = true;
+    // What the preset changed is said under it, and each changed rule is tinted.
+    const said = document.getElementById("preset-changes");
+    const { t } = window.ScorekeeperText;
     preset.addEventListener("change", () => {
       const values = presets[preset.value];
       if (!values) return;
+      const changed = [];
+      form.querySelectorAll(".rules .changed").forEach((row) => row.classList.remove("changed"));
       for (const [name, value] of Object.entries(values)) {
         const field = form.elements[name];
         if (!field) continue;
+        const before = field.type === "checkbox" ? field.checked : field.value;
         if (field.type === "checkbox") field.checked = Boolean(value);
         else field.value = value === null ? "" : String(value);
+        if (before === (field.type === "checkbox" ? field.checked : field.value)) continue;
+        const row = field.closest(".row");
+        if (row) row.classList.add("changed");
+        const label = form.querySelector(`label[for="${field.id}"]`);
+        changed.push(label ? label.textContent.trim() : name);
       }
+      if (!said) return;
+      const name = preset.options[preset.selectedIndex].text;
+      said.textContent = changed.length
+        ? t("preset_changed", "%(preset)s changed: %(settings)s.", { preset: name, settings: changed.join("; ") })
+        : t("preset_unchanged", "Nothing changed: the rules already were %(preset)s.", { preset: name });
     });
   }
 })();

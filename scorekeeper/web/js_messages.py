@@ -135,6 +135,9 @@ JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
         "This round was typed while the network was gone and was not saved: %(problems)s Check"
         " it and save again."
     ),
+    # new_session.js: what picking a preset changed.
+    "preset_changed": _l("%(preset)s changed: %(settings)s."),
+    "preset_unchanged": _l("Nothing changed: the rules already were %(preset)s."),
     # awake.js: keep the screen on.
     "awake_on": _l("Screen stays on"),
     "awake_off": _l("Keep the screen on"),

@@ -19,8 +19,8 @@ from scorekeeper.web.i18n import languages
 
 bp = Blueprint("pwa", __name__)
 
-THEME_COLOUR = "#0b57d0"
-BACKGROUND_COLOUR = "#ffffff"
+THEME_COLOUR = "#0d5c75"  # static/app.css --accent
+BACKGROUND_COLOUR = "#f3eee4"  # --paper
 # The app shell: what a phone keeps so an open session survives a Wi-Fi blip. Vendored test
 # tools (axe-core) are never part of it (web/assets.py leaves them out).
 SHELL_SUFFIXES = (".css", ".js", ".png", ".svg")

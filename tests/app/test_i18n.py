@@ -302,7 +302,9 @@ def test_the_switcher_ignores_an_unknown_language(client: FlaskClient) -> None:
 def test_every_page_offers_every_language_and_comes_back_to_itself(client: FlaskClient) -> None:
     for path in ("/", "/sessions/new", "/players", "/tools/check", "/nothing-here"):
         page = client.get(path).get_data(as_text=True)
-        footer = page[page.index('<footer class="site-footer">') :]
+        # The header's language menu: one <details> holding the switcher's form.
+        header = page[page.index('<header class="site-header">') : page.index("</header>")]
+        footer = header[header.index('<details class="menu" id="language-menu">') :]
         assert 'action="/language"' in footer, path
         for code, name in LANGUAGES.items():
             assert f'name="lang" value="{code}" lang="{code}"' in footer, (path, code)

@@ -638,7 +638,7 @@ def test_session_page_shows_the_chart_with_the_table_as_its_text(client: FlaskCl
     assert re.search(r'<figcaption[^>]*id="chart-caption"[^>]*>[^<]*<a href="#scores-table">', page)
     assert "holds the same numbers" in page
     assert 'id="scores-table"' in page
-    assert re.search(r'<link rel="stylesheet" href="/static/live\.[0-9a-f]{10}\.css">', page)
+    assert re.search(r'<link rel="stylesheet" href="/static/app\.live\.[0-9a-f]{10}\.css">', page)
 
 
 def test_summary_of_a_finished_session(client: FlaskClient) -> None:
@@ -659,7 +659,8 @@ def test_summary_of_a_finished_session(client: FlaskClient) -> None:
     assert f'href="/sessions/{sid}/chart.svg"' in raw
     assert 'download="sunday-co-' in raw
     assert 'id="share"' in raw and f'data-url="http://localhost/sessions/{sid}/summary"' in raw
-    assert re.search(r'<link rel="stylesheet" href="/static/live\.[0-9a-f]{10}\.css">', raw)
+    assert re.search(r'<link rel="stylesheet" href="/static/app\.live\.[0-9a-f]{10}\.css">', raw)
+    assert re.search(r'<link rel="stylesheet" href="/static/summary\.[0-9a-f]{10}\.css">', raw)
     assert re.search(r'<script src="/static/share\.[0-9a-f]{10}\.js" defer>', raw)
     assert client.get("/sessions/999/summary").status_code == 404
     assert client.get("/sessions/999/chart.svg").status_code == 404
@@ -705,15 +706,19 @@ def test_app_css_sets_every_colour_for_both_choices(client: FlaskClient) -> None
     def colours(pattern: str) -> dict[str, str]:
         block = re.search(pattern + r" \{([^}]*)\}", css, re.M)
         assert block, pattern
-        return dict(re.findall(r"(--[a-z-]+):\s*([^;]+);", block[1]))
+        return dict(re.findall(r"(--[a-z0-9-]+):\s*([^;]+);", block[1]))
 
     light = colours(r"^:root")
-    system_dark = colours(r'prefers-color-scheme: dark\) \{\s*:root:not\(\[data-theme="light"\]\)')
-    chosen_dark = colours(r':root\[data-theme="dark"\]')
-    assert {"--bg", "--fg", "--accent", "--lead-bg"} <= set(system_dark)  # read right
-    assert chosen_dark == system_dark  # the two dark blocks are the same
-    assert set(system_dark) <= set(light) and light["--bg"] != system_dark["--bg"]
-    assert re.search(r':root\[data-theme="light"\] \{ color-scheme: light; \}', css)
+    dark = colours(r':root\[data-theme="dark"\]')
+    assert {"--paper", "--card", "--fg", "--accent", "--lead-bg", "--s1", "--s6"} <= set(dark)
+    # Every colour the dark theme sets, the light one sets too (and differently).
+    colour_keys = {key for key, value in light.items() if value.startswith("#")}
+    assert colour_keys <= set(dark)
+    assert all(light[key] != dark[key] for key in colour_keys)
+    # One dark block: app.js resolves "system" to light or dark (no second copy to keep equal).
+    assert "prefers-color-scheme" not in css
+    assert re.search(r"^:root \{\s*color-scheme: light;", css, re.M)
+    assert re.search(r':root\[data-theme="dark"\] \{\s*color-scheme: dark;', css)
 
 
 def test_session_page_offers_keep_awake_and_uses_rem(client: FlaskClient) -> None:

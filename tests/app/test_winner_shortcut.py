@@ -35,12 +35,16 @@ def marked(page: str) -> list[str]:
 def test_the_session_page_links_each_player_to_the_round_form(client: FlaskClient) -> None:
     sid = create(client)
     page = html.unescape(client.get(f"/sessions/{sid}").get_data(as_text=True))
-    section = page[page.index('<section class="went-out"') :]
+    section = page[page.index('<section class="went-out card"') :]
     section = section[: section.index("</section>")]
     picks = section[section.index('<div class="pick-buttons">') :]
     picks = picks[: picks.index("</div>")]
     assert '<h2 id="went-out-heading">Who went out?</h2>' in section
-    links = re.findall(r'<a class="button secondary"[^>]* href="([^"]+)">([^<]+)</a>', picks)
+    links = re.findall(
+        r'<a class="button secondary"[^>]* href="([^"]+)"><span class="mark s\d" aria-hidden="true">'
+        r"\w+</span>([^<]+)</a>",
+        picks,
+    )
     assert links == [
         (f"/sessions/{sid}/rounds/new?winner={i}", name) for i, name in enumerate(FOUR)
     ]
