@@ -163,9 +163,14 @@
   if (!button || !("wakeLock" in navigator)) return;
   button.hidden = false;
   function load() {
-    var tag = document.createElement("script");
-    tag.src = button.getAttribute("data-script");
-    document.head.appendChild(tag);
+    var files = button.getAttribute("data-script").split(" "); // its words, then the script
+    (function next() {
+      if (!files.length) return;
+      var tag = document.createElement("script");
+      tag.src = files.shift();
+      tag.onload = next;
+      document.head.appendChild(tag);
+    })();
   }
   var asked = false;
   try {

@@ -41,8 +41,8 @@ def test_the_session_page_links_each_player_to_the_round_form(client: FlaskClien
     picks = picks[: picks.index("</div>")]
     assert '<h2 id="went-out-heading">Who went out?</h2>' in section
     links = re.findall(
-        r'<a class="button secondary"[^>]* href="([^"]+)"><span class="mark s\d" aria-hidden="true">'
-        r"\w+</span>([^<]+)</a>",
+        r'<a class="button secondary"[^>]* href="([^"]+)">'
+        r'<span class="mark s\d" aria-hidden="true">\w+</span>([^<]+)</a>',
         picks,
     )
     assert links == [

@@ -37,23 +37,33 @@ GTK_CSS = (
     " -gtk-icon-transform: scale(0.01); }\n"
 )
 
-# The element named `name` (aria-label, else its text) among those `css` finds that are shown
-# and not hidden from a screen reader.
+# The element named `name` (aria-label, else its text, leaving out what is hidden from a screen
+# reader, such as a seat's mark) among those `css` finds that are shown and not hidden.
 FIND = """
 const [css, name] = arguments;
 const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();
+const spoken = (e) => {
+  const c = e.cloneNode(true);
+  c.querySelectorAll("[aria-hidden=true]").forEach((h) => h.remove());
+  return squeeze(c.textContent);
+};
 const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
 const all = Array.from(document.querySelectorAll(css))
   .filter((e) => (shown(e) || e.type === "radio") && !e.closest("[aria-hidden=true]"));
 return all.find((e) => name === null || squeeze(e.getAttribute("aria-label")) === name
-  || squeeze(e.textContent) === name) || null;
+  || spoken(e) === name) || null;
 """
 # The field (not a radio or a checkbox: those are tapped) a <label> with exactly this text is for.
 LABELLED = """
 const [text] = arguments;
 const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();
+const spoken = (e) => {
+  const c = e.cloneNode(true);
+  c.querySelectorAll("[aria-hidden=true]").forEach((h) => h.remove());
+  return squeeze(c.textContent);
+};
 const label = Array.from(document.querySelectorAll("label")).find((l) =>
-  squeeze(l.textContent) === text && l.control && !["radio", "checkbox"].includes(l.control.type)
+  spoken(l) === text && l.control && !["radio", "checkbox"].includes(l.control.type)
   && l.control.getClientRects().length > 0);
 return label ? "#" + CSS.escape(label.control.id) : null;
 """
@@ -187,7 +197,10 @@ class Phone:
         """The label of the focused field."""
         return self.run(
             "const e = document.activeElement;"
-            " return e && e.labels && e.labels[0] ? e.labels[0].textContent.trim() : null;"
+            " if (!e || !e.labels || !e.labels[0]) return null;"
+            " const c = e.labels[0].cloneNode(true);"
+            ' c.querySelectorAll("[aria-hidden=true]").forEach((h) => h.remove());'
+            " return c.textContent.trim();"
         )
 
     def expect_text(self, css: str, text: str, timeout: float = WAIT) -> None:

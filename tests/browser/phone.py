@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import threading
 import urllib.request
@@ -55,6 +56,12 @@ def serving(folder: Path, secret: str = "browser-test") -> Iterator[str]:
         thread.join(timeout=5)
         with app.app_context():
             db.engine.dispose()
+
+
+def starting_with(*values: str) -> list[re.Pattern[str]]:
+    """What each cell of a round's row starts with: its score (the running total follows it,
+    after a line break: templates/sessions/_table.html), for `expect(cells).to_have_text`."""
+    return [re.compile(rf"^{re.escape(value)}(?![0-9])") for value in values]
 
 
 class Thumb:
