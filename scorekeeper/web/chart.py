@@ -36,7 +36,7 @@ HEADING = 44
 CORNER = 12  # the cards' corners (--r of static/app.css, 0.75rem), in the drawing's units
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif"
 # The longest name the legend writes out; a longer one ends in an ellipsis.
-LEGEND_NAME = 15
+LEGEND_NAME = 14
 
 DASHES = ("", "8 4", "2 3", "9 3 2 3", "14 4", "2 3 2 3 7 3")
 MARKER_NAMES = ("circle", "square", "triangle", "diamond", "cross", "down-triangle")

@@ -150,6 +150,21 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
     assert svg.count('class="markers"') == len(LONG_NAMES)
     strokes = set(re.findall(r'<g class="series series-\d" stroke="([^"]+)"', svg))
     assert len(strokes) == len(LONG_NAMES)
+    # Drawn, each name of the legend ends before the next column's tile (or the edge).
+    page.goto(live_server + chart.get_attribute("src"))
+    gaps = page.evaluate(
+        """() => {
+        const names = [...document.querySelectorAll('.chart-name')];
+        const tiles = [...document.querySelectorAll('.chart-mark rect:first-child')];
+        return names.map((name, i) => {
+            const box = name.getBBox();
+            const next = i % 2 == 0 ? tiles[i + 1].x.baseVal.value : 360;
+            return next - (box.x + box.width);
+        });
+    }"""
+    )
+    assert len(gaps) == len(LONG_NAMES) and min(gaps) >= 4, gaps
+    page.go_back()
     expect(page.get_by_text("Anna-Katharina wins!")).to_be_visible()
     expect(page.get_by_role("link", name="Download the chart (SVG image)")).to_be_visible()
     with page.expect_download() as download:
@@ -202,6 +217,10 @@ def test_the_chart_follows_the_theme_and_only_the_shown_one_is_fetched(
             assert fetched == [src]  # the other drawing, not shown, is not fetched
             image = page.request.get(src).text()
             assert f'data-theme="{system}"' in image
+        # On paper, the light drawing, whatever the page's theme.
+        page.emulate_media(media="print")
+        shown_chart(page, "light")
+        page.emulate_media(media="screen")
         # The theme button: system -> light -> dark, and the chart follows each time.
         toggle = page.locator("#theme-toggle")
         toggle.click()
