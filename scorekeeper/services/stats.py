@@ -3,7 +3,8 @@
 Every figure comes from the seats' lines (Seat.total, won, rounds_won, score_sum, best_score,
 worst_score), which every write keeps true to its session's table (services.sessions.touch),
 so neither page reads the rounds of the history, however long it is: the list of players is
-one aggregate over the seats of the period; a player's page reads their name, then, from
+one aggregate over the seats of the period; a player's page reads their name (and the seat
+they always sat at, if they did: the colour of their mark), then, from
 their seats at the period's sessions, their figures and streak (an aggregate), one page of
 their sessions, the head-to-head (an aggregate over the seats beside theirs) and where their
 best and worst rounds were (two lookups along the entries' index by seat).
@@ -153,6 +154,9 @@ class PlayerStats:
     history: tuple[SessionResult, ...]  # one page of the sessions, the newest first
     page: int = 1
     has_older: bool = False
+    # The seat (position, from 0) they sat at in every session, whatever the period; None
+    # where they sat at different ones (player_identity). Their mark's colour: web/seats.py.
+    seat: int | None = None
 
     @property
     def has_newer(self) -> bool:
@@ -213,21 +217,30 @@ def list_players(period: Period | None = None) -> list[PlayerLine]:
     return sorted(lines, key=lambda line: (line.name.casefold(), line.id))
 
 
-def player_name(player_id: int) -> str:
-    """The name of the remembered player, or NotFound."""
-    name = None
+def player_identity(player_id: int) -> tuple[str, int | None]:
+    """The remembered player's name and the seat (its position, from 0) they sat at in every
+    session they played, whatever the period (None where they sat at different seats, or
+    played none yet), in one statement along the seats' index by player; or NotFound."""
+    row = None
     if 1 <= player_id <= MAX_ID:
-        name = db.session.scalar(sa.select(Player.name).where(Player.id == player_id))
-    if name is None:
+        row = db.session.execute(
+            sa.select(Player.name, sa.func.min(Seat.position), sa.func.max(Seat.position))
+            .select_from(Player)
+            .outerjoin(Seat, Seat.player_id == Player.id)
+            .where(Player.id == player_id)
+            .group_by(Player.id, Player.name)
+        ).one_or_none()
+    if row is None:
         raise not_found("player", player_id)
-    return name
+    name, first, last = row
+    return name, first if first == last else None
 
 
 def get_player_stats(player_id: int, period: Period | None = None, page: int = 1) -> PlayerStats:
     """One player's page, with page `page` of their sessions, the newest first (five
     statements, whatever the size of the history), or NotFound for an id that names no
     player."""
-    name = player_name(player_id)
+    name, seat = player_identity(player_id)
     mine = _seats_of(player_id, period or Period())
     figures = _figures(mine)
     page = min(max(page, 1), MAX_ID)
@@ -249,6 +262,7 @@ def get_player_stats(player_id: int, period: Period | None = None, page: int = 1
         history=tuple(_result(row) for row in shown[:HISTORY_PAGE_SIZE]),
         page=page,
         has_older=len(shown) > HISTORY_PAGE_SIZE,
+        seat=seat,
     )
 
 

@@ -1,11 +1,17 @@
 """The running totals as an SVG line chart drawn on the server: no chart library, no script.
 
-Readable on a 360 px phone (the drawing is 360 units wide and scales to the column), and
-colour-blind safe: every player has a colour from the Okabe-Ito palette *and* a dash pattern
-*and* a marker shape, all three repeated in the legend. The score table holds the same numbers
-and is the chart's text alternative. Colours are presentation attributes, so the file also
-draws right on its own (chart.svg, shared as an image); on the page static/chart.css gives
-each series a colour that reads in dark mode too.
+Readable on a 360 px phone (the drawing is 360 units wide and scales to the column). Each
+player is drawn in their seat's colour (web/seats.py, the table header's), *and* with a dash
+pattern *and* a marker shape of their own, all three repeated in the legend beside the
+player's initials on a tile, as the table header shows them: colour is never the only cue.
+The score table holds the same numbers and is the chart's text alternative.
+
+It comes in the two themes of static/app.css, `light` and `dark`, each drawn on that theme's
+card (`--card`) with its text (`--fg`, `--muted`), grid (`--border`) and seat colours
+(`--s1`..`--s6`), read out of app.css (`seats.palette`), so each colour is written once.
+Colours are presentation attributes, so the file draws right on its own (chart.svg, shared
+or downloaded as an image); the session page and the summary show the drawing of the theme
+they are in (templates/sessions/_table.html, static/live.css) and print the light one.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from datetime import date
 from markupsafe import Markup, escape
 
 from scorekeeper.services.sessions import SessionView
+from scorekeeper.web.seats import THEMES, Mark, colours, marks, palette
 
 WIDTH = 360
 LEFT, RIGHT, TOP = 44, 14, 12
@@ -26,12 +33,11 @@ AXIS_HEIGHT = 30
 LEGEND_ROW = 24
 LEGEND_COLUMNS = 2
 HEADING = 44
+CORNER = 12  # the cards' corners (--r of static/app.css, 0.75rem), in the drawing's units
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif"
 # The longest name the legend writes out; a longer one ends in an ellipsis.
-LEGEND_NAME = 15
+LEGEND_NAME = 14
 
-# Okabe-Ito: told apart with every common colour vision deficiency (and not only by colour).
-COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 DASHES = ("", "8 4", "2 3", "9 3 2 3", "14 4", "2 3 2 3 7 3")
 MARKER_NAMES = ("circle", "square", "triangle", "diamond", "cross", "down-triangle")
 
@@ -85,6 +91,39 @@ def _ticks(low: int, high: int) -> list[int]:
     first = math.floor(low / step) * step
     last = math.ceil(high / step) * step
     return list(range(first, last + step, step))
+
+
+@dataclass(frozen=True)
+class Look:
+    """A theme's colours for the chart, from static/app.css: `card` the background, `text`
+    the names and title, `quiet` the axes' numbers, `grid` its lines, `tile` and `edge` the
+    legend's tiles, `seats` the players' colours in seat order."""
+
+    theme: str
+    card: str
+    text: str
+    quiet: str
+    grid: str
+    tile: str
+    edge: str
+    seats: tuple[str, ...]
+
+
+def look(theme: str = "light") -> Look:
+    """The chart's colours in `theme` (one of seats.THEMES)."""
+    if theme not in THEMES:
+        raise ValueError(f"no theme {theme!r}: one of {', '.join(THEMES)}")
+    tokens = palette()[theme]
+    return Look(
+        theme,
+        card=tokens["card"],
+        text=tokens["fg"],
+        quiet=tokens["muted"],
+        grid=tokens["border"],
+        tile=tokens["tile"],
+        edge=tokens["line"],
+        seats=colours()[theme],
+    )
 
 
 def _english_signed(value: int) -> str:
@@ -141,14 +180,18 @@ def running_chart(
     standalone: bool = False,
     described_by: str | None = None,
     words: ChartWords = ENGLISH,
+    theme: str = "light",
 ) -> Markup:
     """The SVG of each player's running total after every round, with its legend.
 
-    `standalone` adds the XML namespace, a white background and a heading (session name and
-    date), for the chart.svg file; `described_by` is the id of the table that holds the same
-    numbers, for aria-describedby on the page; `words` its language.
+    `standalone` adds the XML namespace, the card as background (its corners rounded as the
+    page's cards are) and a heading (session name and date), for the chart.svg file;
+    `described_by` is the id of the table that holds the same numbers, for aria-describedby
+    on the page; `words` its language; `theme` light or dark (ValueError for another).
     """
+    colour = look(theme)
     players = view.players
+    seated = marks(players)
     running = view.standings.running
     rounds = len(running)
     top = TOP + (HEADING if standalone else 0)
@@ -182,6 +225,7 @@ def running_chart(
         f'font-family="{FONT}"',
         'font-size="12"',
         'class="chart-svg"',
+        f'data-theme="{colour.theme}"',
     ]
     if standalone:
         attributes.insert(0, 'xmlns="http://www.w3.org/2000/svg"')
@@ -195,20 +239,20 @@ def running_chart(
     if standalone:
         subtitle = words.subtitle(words.day(view.played_on))
         parts += [
-            f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>',
-            f'<text x="{LEFT}" y="24" font-size="16" font-weight="700" fill="#111111">'
+            f'<rect width="{WIDTH}" height="{height}" rx="{CORNER}" fill="{colour.card}"/>',
+            f'<text x="{LEFT}" y="24" font-size="16" font-weight="700" fill="{colour.text}">'
             f"{escape(_short_title(view.name))}</text>",
-            f'<text x="{LEFT}" y="42" fill="#444444">{escape(subtitle)}</text>',
+            f'<text x="{LEFT}" y="42" fill="{colour.quiet}">{escape(subtitle)}</text>',
         ]
-    parts.append(_grid(ticks, x_at, y_at, rounds, top, words))
+    parts.append(_grid(ticks, x_at, y_at, rounds, top, colour, words))
     step = max(1, math.ceil(rounds / 12))  # markers every `step` rounds, and on the last
-    for index, player in enumerate(players):
-        parts.append(_series(index, player, running, x_at, y_at, step))
-    parts.append(_legend(players, top + PLOT_HEIGHT + AXIS_HEIGHT))
+    for index, mark in enumerate(seated):
+        parts.append(_series(index, mark, colour, running, x_at, y_at, step))
+    parts.append(_legend(seated, colour, top + PLOT_HEIGHT + AXIS_HEIGHT))
     if not rounds:
         parts.append(
             f'<text x="{LEFT + plot_width / 2:.1f}" y="{top + PLOT_HEIGHT / 2 - 8:.1f}" '
-            'text-anchor="middle" class="chart-text" fill="#444444">'
+            f'text-anchor="middle" class="chart-text" fill="{colour.quiet}">'
             f"{escape(words.no_rounds)}</text>"
         )
     parts.append("</svg>")
@@ -225,6 +269,7 @@ def _grid(
     y_at: Callable[[int], float],
     rounds: int,
     top: int,
+    colour: Look,
     words: ChartWords = ENGLISH,
 ) -> str:
     """Horizontal lines at round values (the zero line heavier), round numbers underneath."""
@@ -235,9 +280,9 @@ def _grid(
         weight = "1.5" if value == 0 else "0.75"
         dash = "" if value == 0 else ' stroke-dasharray="3 3"'
         lines.append(
-            f'<line x1="{LEFT}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" stroke="#8a8a8a" '
+            f'<line x1="{LEFT}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" stroke="{colour.grid}" '
             f'stroke-width="{weight}"{dash} class="chart-grid"/>'
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="#444444" '
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" fill="{colour.quiet}" '
             f'class="chart-text">{escape(words.signed(value))}</text>'
         )
     base = top + PLOT_HEIGHT
@@ -247,7 +292,7 @@ def _grid(
             continue
         label = words.start if i == 0 and rounds <= 6 else words.number(i)
         lines.append(
-            f'<text x="{x_at(i):.1f}" y="{base + 18}" text-anchor="middle" fill="#444444" '
+            f'<text x="{x_at(i):.1f}" y="{base + 18}" text-anchor="middle" fill="{colour.quiet}" '
             f'class="chart-text">{escape(label)}</text>'
         )
     return '<g class="chart-axes">' + "".join(lines) + "</g>"
@@ -255,7 +300,8 @@ def _grid(
 
 def _series(
     index: int,
-    player: str,
+    mark: Mark,
+    colour: Look,
     running: Sequence[dict[str, int]],
     x_at: Callable[[int], float],
     y_at: Callable[[int], float],
@@ -264,21 +310,21 @@ def _series(
     """One player's line (from 0 before round 1) and markers: one <polyline>, one <path>."""
     if not running:
         return ""
-    slot = index % len(COLOURS)
-    colour, dash, marker = COLOURS[slot], DASHES[slot], MARKERS[slot]
+    slot = index % len(DASHES)
+    paint, dash, marker = colour.seats[mark.seat - 1], DASHES[slot], MARKERS[slot]
     points = [(x_at(0), y_at(0))] + [
-        (x_at(i + 1), y_at(row[player])) for i, row in enumerate(running)
+        (x_at(i + 1), y_at(row[mark.name])) for i, row in enumerate(running)
     ]
     shown = [p for i, p in enumerate(points) if i and (i % step == 0 or i == len(points) - 1)]
     dashing = f' stroke-dasharray="{dash}"' if dash else ""
     line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-    marks = "".join(marker(x, y) for x, y in shown)
+    markers = "".join(marker(x, y) for x, y in shown)
     return (
-        f'<g class="series series-{slot}" stroke="{colour}" fill="{colour}" '
-        f'data-player="{escape(player)}" data-marker="{MARKER_NAMES[slot]}">'
+        f'<g class="series series-{slot}" stroke="{paint}" fill="{paint}" '
+        f'data-player="{escape(mark.name)}" data-marker="{MARKER_NAMES[slot]}">'
         f'<polyline points="{line}" fill="none" stroke-width="2.5"{dashing} '
         'stroke-linejoin="round" stroke-linecap="round"/>'
-        f'<path d="{marks}" class="markers"{_marker_paint(slot)}/>'
+        f'<path d="{markers}" class="markers"{_marker_paint(slot)}/>'
         "</g>"
     )
 
@@ -290,22 +336,37 @@ def _marker_paint(slot: int) -> str:
     return ' stroke-width="1"'
 
 
-def _legend(players: Sequence[str], top: int) -> str:
-    """Each player's colour, dash and marker beside their name, two to a row."""
+# The legend's tile (the player's initials, as the table header shows them), then the line.
+TILE_WIDTH, TILE_HEIGHT, SAMPLE = 26, 20, 24
+
+
+def _legend(seated: Sequence[Mark], colour: Look, top: int) -> str:
+    """Each player's initials on a tile, their colour, dash and marker, and their name, two
+    to a row. The tile is drawn as the page draws its marks: cream, its lower edge showing."""
     column = (WIDTH - LEFT // 2) / LEGEND_COLUMNS
     items = []
-    for index, player in enumerate(players):
-        slot = index % len(COLOURS)
+    for index, mark in enumerate(seated):
+        slot = index % len(DASHES)
+        paint = colour.seats[mark.seat - 1]
         x = LEFT // 2 + column * (index % LEGEND_COLUMNS)
         y = top + LEGEND_ROW * (index // LEGEND_COLUMNS) + 8
+        line = x + TILE_WIDTH + 5
         dash = f' stroke-dasharray="{DASHES[slot]}"' if DASHES[slot] else ""
         items.append(
-            f'<g class="series series-{slot}" stroke="{COLOURS[slot]}" fill="{COLOURS[slot]}">'
-            f'<line x1="{x:.1f}" x2="{x + 34:.1f}" y1="{y:.1f}" y2="{y:.1f}" '
-            f'stroke-width="2.5"{dash}/>'
-            f'<path d="{MARKERS[slot](x + 17, y)}"{_marker_paint(slot)}/>'
+            '<g class="chart-mark">'
+            f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="{TILE_WIDTH}" height="{TILE_HEIGHT}" '
+            f'rx="4" fill="{colour.edge}"/>'
+            f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="{TILE_WIDTH}" height="{TILE_HEIGHT - 2}" '
+            f'rx="4" fill="{colour.tile}"/>'
+            f'<text x="{x + TILE_WIDTH / 2:.1f}" y="{y + 3:.1f}" text-anchor="middle" '
+            f'font-size="11" font-weight="800" fill="{paint}">{escape(mark.initials)}</text>'
             "</g>"
-            f'<text x="{x + 42:.1f}" y="{y + 4:.1f}" fill="#111111" class="chart-name">'
-            f"{escape(_short(player))}</text>"
+            f'<g class="series series-{slot}" stroke="{paint}" fill="{paint}">'
+            f'<line x1="{line:.1f}" x2="{line + SAMPLE:.1f}" y1="{y:.1f}" y2="{y:.1f}" '
+            f'stroke-width="2.5"{dash}/>'
+            f'<path d="{MARKERS[slot](line + SAMPLE / 2, y)}"{_marker_paint(slot)}/>'
+            "</g>"
+            f'<text x="{line + SAMPLE + 6:.1f}" y="{y + 4:.1f}" fill="{colour.text}" '
+            f'class="chart-name">{escape(_short(mark.name))}</text>'
         )
     return '<g class="chart-legend">' + "".join(items) + "</g>"

@@ -9,6 +9,7 @@ from scorekeeper.services import stats
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.stats import Period
 from scorekeeper.web.messages import translate
+from scorekeeper.web.seats import player_mark
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -45,14 +46,20 @@ def index() -> str | tuple[str, int]:
 
 @bp.get("/<int:player_id>")
 def show(player_id: int) -> str | tuple[str, int]:
-    """One player: sessions and rounds won, best and worst round, streak, head-to-head, and
-    their sessions a page at a time (`?page=2`), the newest first."""
+    """One player: their mark (web/seats.py, `player_mark`), sessions and rounds won, best and
+    worst round, streak, head-to-head, and their sessions a page at a time (`?page=2`), the
+    newest first."""
     period = _period()
     try:
         if isinstance(period, RulesError):
-            name = stats.player_name(player_id)
+            name, seat = stats.player_identity(player_id)
             page = render_template(
-                "players/show.html", player_id=player_id, name=name, player=None, **_filter(period)
+                "players/show.html",
+                player_id=player_id,
+                name=name,
+                mark=player_mark(name, seat),
+                player=None,
+                **_filter(period),
             )
             return page, status_for(period)
         number = request.args.get("page", 1, type=int) or 1
@@ -63,6 +70,7 @@ def show(player_id: int) -> str | tuple[str, int]:
         "players/show.html",
         player_id=player.id,
         name=player.name,
+        mark=player_mark(player.name, player.seat),
         player=player,
         period=period,
         **_filter(None),

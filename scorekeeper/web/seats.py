@@ -3,21 +3,36 @@
 The seat in the seating order gives the colour (`s1`..`s6`, the custom properties `--s1`..
 `--s6` of static/app.css, light and dark); the name gives the initials, made unique within
 the session. The table header, the round entry, the player buttons and the chart all take
-them from here, so a player looks the same everywhere. The chart reads the colours out of
-app.css, where they are written once.
+them from here, so a player looks the same everywhere. The chart reads its colours out of
+app.css (`palette`), where they are written once.
+
+A player's own page has no session to seat them: there the mark takes the seat the player
+always sat at, in every session they played (so it is the colour the table showed them in);
+a player who sat at different seats, or at none yet, gets a seat picked by their name (a
+checksum of the name as `rules.players.name_key` compares it), the same on every page and
+every day (`player_mark`).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
+import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from scorekeeper.rules.players import name_key
+
 STYLESHEET = Path(__file__).resolve().parent.parent / "static" / "app.css"
 SEATS = 6  # the most players a session has (rules/settings.py)
+THEMES = ("light", "dark")
+# Where app.css writes each theme's tokens: the light ones in the first `:root {` block, the
+# dark ones in `:root[data-theme="dark"] {` (static/app.js sets it, for the system's dark too).
+_BLOCKS = {"light": r":root \{", "dark": r':root\[data-theme="dark"\] \{'}
+_TOKEN = re.compile(r"--([a-z0-9-]+):\s*(#[0-9a-fA-F]{6})\b")
 
 
 @dataclass(frozen=True)
@@ -31,25 +46,100 @@ class Mark:
         return f"s{self.seat}"
 
 
+def _glyphs(text: str) -> list[str]:
+    """The characters of `text` as a reader sees them, near enough: a letter with its
+    combining accents, an emoji with its variation selector or skin tone, a flag's pair."""
+    glyphs: list[str] = []
+    for char in text:
+        code = ord(char)
+        joins = glyphs and (
+            unicodedata.combining(char)
+            or unicodedata.category(char) in ("Mn", "Mc", "Me")
+            or 0x1F3FB <= code <= 0x1F3FF  # skin tones
+            or glyphs[-1].endswith("\u200d")
+            or char == "\u200d"
+            or (_regional(char) and len(glyphs[-1]) == 1 and _regional(glyphs[-1]))
+        )
+        if joins:
+            glyphs[-1] += char
+        else:
+            glyphs.append(char)
+    return glyphs
+
+
+def _regional(char: str) -> bool:
+    return 0x1F1E6 <= ord(char) <= 0x1F1FF
+
+
+def _upper(glyph: str) -> str:
+    """A glyph in capitals, where it has one of the same length (not ß -> SS)."""
+    upper = glyph.upper()
+    return upper if len(upper) == len(glyph) else glyph
+
+
 def _letters(name: str) -> list[str]:
-    return [word[0].upper() for word in name.split() if word]
+    """The glyphs of a name without its spaces and punctuation ("Ann-Marie" A n n M a r i e)."""
+    return [g for g in _glyphs(name) if unicodedata.category(g[0])[0] not in "PZ"]
+
+
+def _first_letters(name: str) -> str:
+    """The first letter of the first two words, in capitals: "Anna Berg" -> "AB"."""
+    words = [_letters(word) or _glyphs(word) for word in name.split()]
+    return "".join(_upper(word[0]) for word in words[:2]) or "?"
+
+
+def _telling(head: str, name: str, others: Sequence[str]) -> str | None:
+    """`head` (the first letter) and the first letter after it that no other name has at that
+    place (in capitals; spaces and punctuation left out): Mormor and Morfar are MM and MF,
+    Anna Berg and Anna Bo AE and AO; None where no letter tells the name apart from the
+    others (a name the others start with)."""
+
+    def letters(text: str) -> list[str]:
+        return _letters(unicodedata.normalize("NFC", text.casefold()))
+
+    mine = letters(name)
+    theirs = [letters(other) for other in others]
+    for place in range(1, len(mine)):
+        if all(len(other) <= place or other[place] != mine[place] for other in theirs):
+            return head + _upper(mine[place])
+    return None
 
 
 def initials(players: Sequence[str]) -> list[str]:
-    """One or two letters per player, unique in the session: the first letter, or the first
-    letters of the first two words; where two players would share them, the first two letters
-    of the name; where those clash too, the first letter and the seat number."""
-    first = ["".join(_letters(p)[:2]) or "?" for p in players]
+    """One or two letters per player, unique in the session: the first letters of the first
+    two words ("Anna Berg" AB, "Bo" B). Where two players would share them, the first letter
+    and the first one that tells each apart from the others (`_telling`: Mormor MM, Morfar
+    MF), else the first letter and the next of the name's own that no one has yet (Ann AN
+    beside Anne AE); where none is left, the first letters if no one else kept them, else
+    the first letter and the seat number (the same name twice: A1, A2)."""
+    first = [_first_letters(p) for p in players]
     count = Counter(first)
-    second = [
-        mark if count[mark] == 1 else (p.strip()[:1].upper() + p.strip()[1:2].lower())
-        for mark, p in zip(first, players, strict=True)
-    ]
-    count = Counter(second)
-    return [
-        mark if count[mark] == 1 else f"{mark[:1]}{seat}"
-        for seat, mark in enumerate(second, start=1)
-    ]
+    twice = Counter(name_key(p) for p in players)
+    chosen: list[str | None] = [mark if count[mark] == 1 else None for mark in first]
+    used = {mark for mark in chosen if mark}
+    for index, player in enumerate(players):
+        if chosen[index] or twice[name_key(player)] > 1:
+            continue
+        others = [p for i, p in enumerate(players) if i != index and first[i] == first[index]]
+        head = _glyphs(first[index])[0]
+        candidates = [_telling(head, player, others)]
+        candidates += [head + _upper(letter) for letter in _letters(player)[1:]]
+        mark = next((c for c in candidates if c and c not in used), None)
+        if mark:
+            chosen[index] = mark
+            used.add(mark)
+    result = []
+    for seat, (mark, player, fallback) in enumerate(zip(chosen, players, first, strict=True), 1):
+        if mark is None:
+            mark, primes = fallback, 0
+            if twice[name_key(player)] > 1 or mark in used:
+                mark = f"{_glyphs(fallback)[0]}{seat}"
+            while mark in used:  # a player named "A 2" beside two Anns
+                primes += 1
+                mark = f"{_glyphs(fallback)[0]}{seat}{'′' * primes}"
+            used.add(mark)
+        result.append(mark)
+    return result
 
 
 def marks(players: Sequence[str]) -> list[Mark]:
@@ -60,13 +150,36 @@ def marks(players: Sequence[str]) -> list[Mark]:
     ]
 
 
+def player_mark(name: str, seat: int | None) -> Mark:
+    """A player's mark on their own page: `seat` the seat (0-based, as stored) they sat at in
+    every session they played, else None; then a seat by a checksum of the name (stable,
+    unlike Python's hash())."""
+    if seat is None:
+        seat = zlib.crc32(name_key(name).encode("utf-8")) % SEATS
+    return Mark(name, _first_letters(name), (seat % SEATS) + 1)
+
+
+@cache
+def palette() -> dict[str, dict[str, str]]:
+    """Every colour token of each theme as app.css writes it, without the dashes:
+    {"light": {"card": "#fffcf5", "s1": ..., ...}, "dark": {...}}."""
+    css = STYLESHEET.read_text(encoding="utf-8")
+    themes = {}
+    for theme, opening in _BLOCKS.items():
+        block = re.search(opening + r"(.*?)\}", css, re.DOTALL)
+        if block is None:
+            raise LookupError(f"static/app.css has no {opening!r} block")
+        themes[theme] = {name: value.lower() for name, value in _TOKEN.findall(block[1])}
+    return themes
+
+
 @cache
 def colours() -> dict[str, tuple[str, ...]]:
-    """The seat colours of each theme, as app.css writes them: {"light": (...), "dark": (...)}.
-    The first block of --s1.. is the light theme's, the next the dark theme's."""
-    found = re.findall(r"--s([1-6]):\s*(#[0-9a-fA-F]{6})", STYLESHEET.read_text(encoding="utf-8"))
-    values = [value for _, value in found]
-    return {"light": tuple(values[:SEATS]), "dark": tuple(values[SEATS : 2 * SEATS])}
+    """The seat colours of each theme, --s1..--s6 of app.css: {"light": (...), "dark": (...)}."""
+    return {
+        theme: tuple(tokens[f"s{seat}"] for seat in range(1, SEATS + 1))
+        for theme, tokens in palette().items()
+    }
 
 
 def names_fit(players: Sequence[str]) -> bool:

@@ -44,7 +44,7 @@ from scorekeeper.web.forms import (
 from scorekeeper.web.i18n import default_session_name, local_day, number
 from scorekeeper.web.messages import change_text, translate
 from scorekeeper.web.responses import conditional, etag_of
-from scorekeeper.web.seats import marks, names_fit
+from scorekeeper.web.seats import THEMES, marks, names_fit
 from scorekeeper.web.text import lazy_text as _l
 from scorekeeper.web.text import names_list
 
@@ -343,17 +343,23 @@ def summary(session_id: int) -> str:
 
 @bp.get("/sessions/<int:session_id>/chart.svg")
 def chart_svg(session_id: int) -> Response:
-    """The chart as an image file of its own, to show, share or keep; asked for with the
-    version it shows (`?v=`), the phone may keep it for good."""
+    """The chart as an image file of its own, to show, share or keep, in the light theme or
+    `?theme=dark` (another theme is a 400); asked for with the version it shows (`?v=`),
+    the phone may keep it for good."""
+    theme = request.args.get("theme", "light")
+    if theme not in THEMES:
+        abort(400)
     stamp = stamp_or_404(session_id)
     view = session_or_404(session_id)
-    response = make_response(str(running_chart(view, standalone=True, words=chart_words())))
+    chart = running_chart(view, standalone=True, words=chart_words(), theme=theme)
+    response = make_response(str(chart))
     response.mimetype = "image/svg+xml"
     if request.args.get("v") == stamp.tag and stamp.version == view.version:
         response.headers["Cache-Control"] = "private, max-age=31536000, immutable"
     else:
         response.headers["Cache-Control"] = "no-cache"
-    response.headers["Content-Disposition"] = f'inline; filename="{_file_stem(view)}-chart.svg"'
+    name = f"{_file_stem(view)}-chart{'' if theme == 'light' else '-' + theme}.svg"
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
     return response
 
 

@@ -18,7 +18,8 @@ from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
 from scorekeeper.services import rounds, sessions
 from scorekeeper.services.documents import session_document
-from scorekeeper.web.chart import COLOURS, DASHES, running_chart
+from scorekeeper.web.chart import DASHES, running_chart
+from scorekeeper.web.seats import colours, marks, palette
 
 API = "/api/v1"
 FOUR = ["Ann", "Bo", "Cy", "Di"]
@@ -555,7 +556,8 @@ def test_chart_svg_is_an_image_with_one_line_and_markers_per_player(client: Flas
     assert len(markers) == len(players)  # a shape of its own each, not only a colour
     dashes = {line.get("stroke-dasharray") for line in lines}
     assert len(dashes) == len(players)
-    assert {g.get("stroke") for g in groups} == set(COLOURS[: len(players)])
+    # Each in their seat's colour, as the table header shows them (light by default).
+    assert [g.get("stroke") for g in groups] == list(colours()["light"][: len(players)])
     for group in groups:
         assert group.find(f"{SVG}path").get("class") == "markers"
         points = group.find(f"{SVG}polyline").get("points").split()
@@ -606,6 +608,91 @@ def test_six_players_have_six_different_looks(app: Flask, client: FlaskClient) -
     assert len(set(DASHES)) == 6
 
 
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG 2's contrast ratio of two #rrggbb colours."""
+    high, low = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_chart_is_drawn_in_the_theme_and_the_seat_colours(
+    client: FlaskClient, theme: str
+) -> None:
+    players = ["Mormor", "Morfar", "Anna Berg", "Anna Bo", "Ed & <Flo>", "Cy"]
+    sid = create(client, players, rules={"tile_sets": 2})
+    add(
+        client,
+        sid,
+        {"ending": "scores", "scores": dict(zip(players, [25, -5, -5, -5, -5, -5], strict=True))},
+    )
+    query = "" if theme == "light" else "?theme=dark"
+    response = client.get(f"/sessions/{sid}/chart.svg{query}")
+    assert response.status_code == 200
+    suffix = "" if theme == "light" else "-dark"
+    assert response.headers["Content-Disposition"].endswith(f'-chart{suffix}.svg"')
+    svg = ET.fromstring(response.get_data(as_text=True))
+    tokens = palette()[theme]
+    assert svg.get("data-theme") == theme
+    # On the theme's card, its corners rounded as the cards are.
+    background = svg.find(f"{SVG}rect")
+    assert (
+        background.get("fill") == tokens["card"] == ("#fffcf5" if theme == "light" else "#1e1c18")
+    )
+    assert background.get("rx") == "12"
+    # Each player in their seat's colour, as on the table: the same mapping (web/seats.py).
+    seated = marks(players)
+    groups = [g for g in svg.iter(f"{SVG}g") if g.get("data-player")]
+    assert [g.get("stroke") for g in groups] == [colours()[theme][m.seat - 1] for m in seated]
+    assert len({g.get("data-marker") for g in groups}) == 6  # and a shape and a dash of its own
+    assert len({g.find(f"{SVG}polyline").get("stroke-dasharray") for g in groups}) == 6
+    # The legend: each player's initials on a tile, in the seat's colour, then the name.
+    chips = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "chart-mark"]
+    assert [g.find(f"{SVG}text").text for g in chips] == [m.initials for m in seated]
+    assert [g.find(f"{SVG}text").get("fill") for g in chips] == [g.get("stroke") for g in groups]
+    names = [t.text for t in svg.iter(f"{SVG}text") if t.get("class") == "chart-name"]
+    assert names == players
+    # Readable on its background: text at least 4.5:1, lines (the grid, each player's) 3:1,
+    # the initials on their tile 4.5:1; no colour of another theme.
+    card = tokens["card"]
+    texts = [t for t in svg.iter(f"{SVG}text") if t.get("fill")]
+    assert {t.get("fill") for t in texts} - set(colours()[theme]) == {tokens["fg"], tokens["muted"]}
+    for text in texts:
+        assert contrast(text.get("fill"), card) >= 4.5, text.text
+    lines = [e for e in svg.iter() if e.get("stroke")]
+    assert {e.get("stroke") for e in lines} == {tokens["border"], *colours()[theme]}
+    for line in lines:
+        assert contrast(line.get("stroke"), card) >= 3
+    for chip in chips:
+        tile = chip.findall(f"{SVG}rect")[-1].get("fill")
+        assert tile == tokens["tile"]
+        assert contrast(chip.find(f"{SVG}text").get("fill"), tile) >= 4.5
+
+
+def test_the_light_and_dark_charts_differ_and_another_theme_is_refused(
+    app: Flask, client: FlaskClient
+) -> None:
+    sid = create(client)
+    add(client, sid, WENT_OUT)
+    light = client.get(f"/sessions/{sid}/chart.svg?theme=light").get_data(as_text=True)
+    assert light == client.get(f"/sessions/{sid}/chart.svg").get_data(as_text=True)
+    dark = client.get(f"/sessions/{sid}/chart.svg?theme=dark").get_data(as_text=True)
+    assert light != dark
+    assert not set(re.findall(r'"(#[0-9a-f]{6})"', dark)) & set(colours()["light"])
+    for wrong in ("sepia", "", "DARK", "dark ", "light&theme=dark"):
+        response = client.get(f"/sessions/{sid}/chart.svg", query_string={"theme": wrong})
+        assert response.status_code == 400, wrong
+        assert "nothing was changed" in response.get_data(as_text=True)
+    assert client.get("/sessions/999/chart.svg?theme=dark").status_code == 404
+    with app.app_context(), pytest.raises(ValueError):
+        running_chart(sessions.get_session(sid), theme="sepia")
+
+
 def test_a_session_without_rounds_has_no_chart_on_its_page(client: FlaskClient) -> None:
     sid = create(client)
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
@@ -621,15 +708,24 @@ def test_session_page_shows_the_chart_with_the_table_as_its_text(client: FlaskCl
     add(client, sid, WENT_OUT)
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     # The chart is an image of its own, asked for with the version it shows, so the page stays
-    # small and the phone keeps each chart it has seen; its caption points to the table.
-    image = re.search(r'<img src="([^"]+)" width="360" height="(\d+)" alt="([^"]+)"', page)
-    assert image and image[1] == f"/sessions/{sid}/chart.svg?v=s{sid}-v2-0" and image[3]
+    # small and the phone keeps each chart it has seen; its caption points to the table. It
+    # is there twice, light and dark (static/live.css shows the one of the page's theme), each
+    # fetched only once shown.
+    images = re.findall(
+        r'<img src="([^"]+)" width="360" height="(\d+)" alt="([^"]+)" '
+        r'aria-describedby="chart-caption" loading="lazy">',
+        page,
+    )
+    version = f"/sessions/{sid}/chart.svg?v=s{sid}-v2-0"
+    assert [html.unescape(src) for src, _, _ in images] == [version, version + "&theme=dark"]
+    assert all(alt for *_, alt in images)
     assert "<polyline" not in page
-    assert 'aria-describedby="chart-caption"' in page
-    chart = client.get(image[1])
-    assert chart.headers["Cache-Control"] == "private, max-age=31536000, immutable"
-    svg = ET.fromstring(chart.get_data(as_text=True))
-    assert len(_lines(svg)) == 4 and svg.get("height") == image[2]
+    for theme, (src, height, _) in zip(("light", "dark"), images, strict=True):
+        chart = client.get(html.unescape(src))
+        assert chart.headers["Cache-Control"] == "private, max-age=31536000, immutable"
+        svg = ET.fromstring(chart.get_data(as_text=True))
+        assert len(_lines(svg)) == 4 and svg.get("height") == height
+        assert svg.get("data-theme") == theme
     # Asked for with an older version, it is the current chart, not to be kept.
     assert (
         client.get(f"/sessions/{sid}/chart.svg?v=s{sid}-v1-0").headers["Cache-Control"]

@@ -83,7 +83,7 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     expect(other_phone.locator("#live-change")).to_have_text("Round 1 added.", timeout=LIVE_WAIT)
     expect(round_scores(other_phone, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
     expect(other_phone.locator("#round-of")).to_have_text("Round 2 of 3")
-    chart = other_phone.locator("#chart img")
+    chart = other_phone.locator("#chart img:visible")
     expect(chart).to_have_attribute("src", re.compile(r"chart\.svg\?v="))
     # The phone that saved says nothing of its own change.
     expect(page.locator("#live-change")).to_have_text("")
@@ -137,7 +137,7 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
         )
     for path in ("", "/summary"):
         page.goto(f"{live_server}/sessions/{session_id}{path}")
-        chart = page.locator("#chart img")
+        chart = page.locator("#chart img:visible")
         expect(chart).to_be_visible()
         assert chart.evaluate("img => img.complete && img.naturalWidth") == 360  # it loaded
         box = chart.bounding_box()
@@ -151,11 +151,103 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
     assert svg.count('class="markers"') == len(LONG_NAMES)
     strokes = set(re.findall(r'<g class="series series-\d" stroke="([^"]+)"', svg))
     assert len(strokes) == len(LONG_NAMES)
+    # Drawn, each name of the legend ends before the next column's tile (or the edge).
+    page.goto(live_server + chart.get_attribute("src"))
+    gaps = page.evaluate(
+        """() => {
+        const names = [...document.querySelectorAll('.chart-name')];
+        const tiles = [...document.querySelectorAll('.chart-mark rect:first-child')];
+        return names.map((name, i) => {
+            const box = name.getBBox();
+            const next = i % 2 == 0 ? tiles[i + 1].x.baseVal.value : 360;
+            return next - (box.x + box.width);
+        });
+    }"""
+    )
+    assert len(gaps) == len(LONG_NAMES) and min(gaps) >= 4, gaps
+    page.go_back()
     expect(page.get_by_text("Anna-Katharina wins!")).to_be_visible()
     expect(page.get_by_role("link", name="Download the chart (SVG image)")).to_be_visible()
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the chart (SVG image)").click()
     assert download.value.suggested_filename.endswith("-chart.svg")
+
+
+SHOWN_CHART = """() => [...document.querySelectorAll('#chart img')]
+    .filter(img => getComputedStyle(img).display !== 'none')
+    .map(img => [img.complete && img.naturalWidth, img.currentSrc])"""
+
+
+def shown_chart(page: Page, theme: str) -> str:
+    """The address of the one chart the page shows, once it has loaded, in `theme`."""
+    page.locator("#chart").scroll_into_view_if_needed()
+    page.wait_for_function(
+        f"() => {{ const shown = ({SHOWN_CHART})(); return shown.length === 1 && shown[0][0]; }}"
+    )
+    [(width, src)] = page.evaluate(SHOWN_CHART)
+    assert width == 360
+    assert ("theme=dark" in src) == (theme == "dark")
+    return src
+
+
+def test_the_chart_follows_the_theme_and_only_the_shown_one_is_fetched(
+    browser: Any, live_server: str
+) -> None:
+    """The session page and the summary show the chart of the theme the page is in (the
+    system's, or the one chosen with the theme button), and fetch only that one."""
+    for system in ("dark", "light"):
+        context = browser.new_context(viewport=PHONE, is_mobile=True, color_scheme=system)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        fetched: list[str] = []
+        page.on(
+            "request", lambda r, fetched=fetched: "chart.svg" in r.url and fetched.append(r.url)
+        )
+        session_id = new_session(page, live_server, PLAYERS)
+        add_round(
+            page,
+            live_server,
+            session_id,
+            {"ending": "scores", "scores": {"Ann": 30, "Bo": -10, "Cy": -10, "Di": -10}},
+        )
+        for path in ("", "/summary"):
+            fetched.clear()
+            page.goto(f"{live_server}/sessions/{session_id}{path}")
+            src = shown_chart(page, system)
+            page.wait_for_load_state("networkidle")
+            assert fetched == [src]  # the other drawing, not shown, is not fetched
+            image = page.request.get(src).text()
+            assert f'data-theme="{system}"' in image
+        # On paper, the light drawing, whatever the page's theme.
+        page.emulate_media(media="print")
+        shown_chart(page, "light")
+        page.emulate_media(media="screen")
+        # The theme button: system -> light -> dark, and the chart follows each time.
+        toggle = page.locator("#theme-toggle")
+        toggle.click()
+        expect(page.locator("html")).to_have_attribute("data-theme", "light")
+        src = shown_chart(page, "light")
+        toggle.click()
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        assert shown_chart(page, "dark") != src
+        page.wait_for_load_state("networkidle")
+        assert len(fetched) == 2 and len(set(fetched)) == 2  # each drawing once
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # A round from another phone reaches the session page: the new chart, in its theme.
+        page.goto(f"{live_server}/sessions/{session_id}")
+        shown_chart(page, "dark")
+        fetched.clear()
+        add_round(
+            page,
+            live_server,
+            session_id,
+            {"ending": "scores", "scores": {"Ann": -10, "Bo": 30, "Cy": -10, "Di": -10}},
+        )
+        expect(page.locator("#live-change")).to_have_text("Round 2 added.", timeout=LIVE_WAIT)
+        src = shown_chart(page, "dark")
+        page.wait_for_load_state("networkidle")
+        assert fetched == [src] and "-v3-" in src
+        context.close()
 
 
 def test_dark_mode_switches_and_persists_across_reload(page: Page, live_server: str) -> None:
