@@ -69,7 +69,22 @@
 
   /* The table this phone's own save answered with (static/entry.js): swapped in at once, its
      Undo the one message, so the next poll has nothing to tell. */
+  /* Scripts fetched on demand, one after the other (a script's words come before it), then
+     `done`; `failed` if one cannot be fetched. */
+  function load(files, done, failed) {
+    var list = files.split(" ");
+    (function next() {
+      if (!list.length) return done && done();
+      var tag = document.createElement("script");
+      tag.src = list.shift();
+      tag.onload = next;
+      tag.onerror = failed || null;
+      document.head.appendChild(tag);
+    })();
+  }
+
   window.ScorekeeperLive = {
+    load: load,
     swap: function (html) {
       var fresh = parse(html);
       if (!fresh) return false;
@@ -133,13 +148,9 @@
     var holder = document.getElementById("entry");
     if (!link || window.ScorekeeperEntry || !holder || event.button !== 0 || event.metaKey || event.ctrlKey) return;
     event.preventDefault();
-    var tag = document.createElement("script");
-    tag.src = holder.getAttribute("data-script");
-    tag.onload = function () {
+    load(holder.getAttribute("data-script"), function () {
       if (!(window.ScorekeeperEntry && window.ScorekeeperEntry.follow(link))) location.assign(link.href);
-    };
-    tag.onerror = function () { location.assign(link.href); };
-    document.head.appendChild(tag);
+    }, function () { location.assign(link.href); });
   });
 
   document.addEventListener("visibilitychange", function () {
@@ -162,15 +173,8 @@
   var button = document.getElementById("keep-awake");
   if (!button || !("wakeLock" in navigator)) return;
   button.hidden = false;
-  function load() {
-    var files = button.getAttribute("data-script").split(" "); // its words, then the script
-    (function next() {
-      if (!files.length) return;
-      var tag = document.createElement("script");
-      tag.src = files.shift();
-      tag.onload = next;
-      document.head.appendChild(tag);
-    })();
+  function fetchIt() {
+    window.ScorekeeperLive.load(button.getAttribute("data-script"));
   }
   var asked = false;
   try {
@@ -178,6 +182,6 @@
   } catch (e) {
     /* storage blocked: wait for a tap */
   }
-  if (asked) load();
-  else button.addEventListener("click", function () { button.setAttribute("data-tapped", ""); load(); }, { once: true });
+  if (asked) fetchIt();
+  else button.addEventListener("click", function () { button.setAttribute("data-tapped", ""); fetchIt(); }, { once: true });
 })();

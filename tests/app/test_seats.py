@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.players import MAX_NAME, clean_name
-from scorekeeper.web import seats
 from scorekeeper.web.seats import SEATS, colours, initials, marks, palette, player_mark
 
 API = "/api/v1"

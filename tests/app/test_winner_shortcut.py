@@ -41,7 +41,7 @@ def test_the_session_page_links_each_player_to_the_round_form(client: FlaskClien
     picks = picks[: picks.index("</div>")]
     assert '<h2 id="went-out-heading">Who went out?</h2>' in section
     links = re.findall(
-        r'<a class="button secondary"[^>]* href="([^"]+)">'
+        r'<a data-entry href="([^"]+)">'
         r'<span class="mark s\d" aria-hidden="true">\w+</span>([^<]+)</a>',
         picks,
     )
