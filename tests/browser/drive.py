@@ -73,6 +73,22 @@ const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();
 return Array.from(document.querySelectorAll(css)).map((e) => squeeze(e.textContent));
 """
 
+# Each score table cell's first line: the round's score, before the line break (or the block)
+# under which the running total follows (templates/sessions/_table.html).
+FIRST_LINES = """
+const [css] = arguments;
+const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();
+const first = (e) => {
+  let text = "";
+  for (const node of e.childNodes) {
+    if (["BR", "DETAILS", "SMALL"].includes(node.nodeName)) break;
+    text += node.textContent;
+  }
+  return squeeze(text);
+};
+return Array.from(document.querySelectorAll(css)).map(first);
+"""
+
 
 def minibrowser() -> str | None:
     """WebKitGTK's MiniBrowser, where Debian's libwebkit2gtk-4.1-0 puts it."""
@@ -209,6 +225,14 @@ class Phone:
             f"{css} to read {text!r}",
             timeout,
             lambda: self.text(css),
+        )
+
+    def expect_first_lines(self, css: str, texts: list[str]) -> None:
+        """Wait until the cells `css` finds start with `texts` (their first lines)."""
+        self.wait_for(
+            lambda: self.run(FIRST_LINES, css) == texts,
+            f"{css} to start with {texts!r}",
+            seen=lambda: self.run(FIRST_LINES, css),
         )
 
     def expect_texts(self, css: str, texts: list[str]) -> None:
