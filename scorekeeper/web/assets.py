@@ -217,8 +217,11 @@ def page_messages() -> dict[str, str | dict[str, str]]:
 
 def page_messages_json() -> Markup:
     """page_messages() as the #js-messages block holds it: JSON safe inside <script>, with
-    letters such as é and ł as they are (not \\u escapes: six bytes each in every page)."""
-    return htmlsafe_json_dumps(page_messages(), ensure_ascii=False, sort_keys=True)
+    letters such as é and ł as they are (not \\u escapes: six bytes each in every page), and
+    no spaces after its commas and colons."""
+    return htmlsafe_json_dumps(
+        page_messages(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
+    )
 
 
 def words_of(name: str, lang: str) -> Asset:
