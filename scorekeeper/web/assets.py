@@ -3,8 +3,9 @@
 Pages name each stylesheet, script and icon by `asset('app.css')`, a URL carrying a hash of the
 bytes served (`/static/app.1a2b3c4d5e.css`), so a phone keeps it for a year and asks again only
 when the file changes. Stylesheets and scripts are served minified (comments and spaces out,
-and a script's English fallbacks: see `without_fallbacks`); the files under static/ stay as written, and their plain URLs still answer, uncached
-(`no-cache`), for anything that names them so (the manifest's icons, old bookmarks).
+and a script's English fallbacks: `without_fallbacks`); the files under static/ stay as
+written, and their plain URLs still answer, uncached (`no-cache`), for anything that names them
+so (the manifest's icons, old bookmarks).
 Responses are compressed (Flask-Compress) for clients that accept it.
 
 A script a page fetches only when first needed (`on_demand`: the tile keypads, the sending of

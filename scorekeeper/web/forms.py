@@ -491,7 +491,8 @@ def round_form(
 
     for i, name in enumerate(players):
         setattr(SeatedRoundForm, f"rack_{i}", _seat_field(name))
-        setattr(SeatedRoundForm, f"count_{i}", _seat_field(_l("%(player)s: tiles left", player=name)))
+        counted = _seat_field(_l("%(player)s: tiles left", player=name))
+        setattr(SeatedRoundForm, f"count_{i}", counted)
         setattr(SeatedRoundForm, f"score_{i}", _seat_field(name))
     form = SeatedRoundForm(data=dict(data or {}))
     form.players = tuple(players)
