@@ -71,8 +71,9 @@
    for a plural): the
    #js-messages block at the end of the page (translated on the server, see web/js_messages.py;
    only the words the page's scripts use), then the words a script fetched on demand brought
-   along (window.ScorekeeperWords, web/assets.py), else the English fallback each call carries;
-   %(name)s placeholders filled from params. The block is read at the first call, once the
+   along (window.ScorekeeperWords, web/assets.py), else the fallback each call carries (the
+   English in the source; none as served, web/assets.py `without_fallbacks`); %(name)s
+   placeholders filled from params. The block is read at the first call, once the
    page's deferred scripts run and the whole page is there. */
 (function () {
   "use strict";
@@ -81,7 +82,7 @@
   function messages() {
     if (MESSAGES !== null) return MESSAGES;
     var holder = document.getElementById("js-messages");
-    if (!holder) return {}; // not read yet: the English fallback this time
+    if (!holder) return {}; // not read yet: the fallback this time
     MESSAGES = JSON.parse(holder.textContent || "{}");
     return MESSAGES;
   }

@@ -183,7 +183,24 @@
     if (link && follow(link)) event.preventDefault();
   });
 
-  window.ScorekeeperEntry = { submit, follow };
+  /* A tie on an empty pool, in place (round_pool_empty.js asks): the players tied are the
+     choices of who takes the round, shown at once; the one chosen, or null. */
+  const askWho = (form, tied) => {
+    const pick = form.querySelector("[data-tie-pick]");
+    if (!pick) return null;
+    pick.hidden = !tied.length;
+    let chosen = null;
+    pick.querySelectorAll("input").forEach((option) => {
+      const seat = tied.find((s) => String(s.seat) === option.value);
+      option.disabled = !seat;
+      option.checked = option.checked && !!seat;
+      option.parentNode.hidden = !seat;
+      if (option.checked) chosen = seat;
+    });
+    return chosen;
+  };
+
+  window.ScorekeeperEntry = { submit, follow, askWho };
 
   /* The round page's fragment's parent takes the fragment of another ending. */
   const page = document.getElementById("entry-fragment");

@@ -13,8 +13,6 @@
   const QUEUE = "scorekeeper.offline-rounds";
   const USED = "scorekeeper.used-round-keys";
   const KEEP_MS = 7 * 24 * 3600 * 1000; // a round kept longer than a week is forgotten
-  const PROBE_MS = 4000;
-  const RETRY_MS = 15000;
   const { probe = "/healthz", send: sendScript } = (document.currentScript || {}).dataset || {};
 
   const read = (name) => {
@@ -46,47 +44,22 @@
   };
   /* What the notice says of the rounds kept for this session. */
   const SAVED = t("offline_saved", "Saved on this phone; it will be sent when the network is back.");
-  const waitingText = (count) =>
-    count > 1 ? `${SAVED} ${tn("offline_waiting", "%(count)s round is waiting on this phone.", "%(count)s rounds are waiting on this phone.", count, { count: formatted(count) })}` : SAVED;
+  const waitingText = (count) => (count > 1
+    ? SAVED + " " + tn("offline_waiting", "%(count)s round is waiting on this phone.", "%(count)s rounds are waiting on this phone.", count, { count: formatted(count) })
+    : SAVED);
 
-  /* Whether the server answers at all (Wi-Fi can be "on" with no way through). */
-  const serverAnswers = async () => {
+  /* Whether the server answers at all (Wi-Fi can be "on" with no way through) within 4 s. */
+  const serverAnswers = () => {
     const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(), PROBE_MS);
-    try {
-      return (await fetch(probe, { cache: "no-store", signal: stop.signal })).ok;
-    } catch (error) {
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-
-  /* Keep a round: one entry per key (saving the same form again replaces it), and a second
-     new round typed offline for the same session is numbered after the first. */
-  const keep = (entry) => {
-    const others = queue().filter((e) => e.id !== entry.id);
-    if (entry.number !== null) {
-      const waiting = others.filter((e) => e.session === entry.session && e.number !== null && !e.refused);
-      const highest = Math.max(0, ...waiting.map((e) => e.number));
-      if (highest >= entry.number) {
-        entry.number = highest + 1;
-        entry.fields = entry.fields.map(([k, v]) => [k, k === "number" ? String(entry.number) : v]);
-      }
-    }
-    if (!write(QUEUE, [...others, entry])) {
-      say(t(
-        "offline_not_kept",
-        "This phone could not keep the round: the network is gone. Keep the page open and save again later.",
-      ));
-      return;
-    }
-    say(waitingText(others.filter((e) => !e.refused).length + 1));
+    const timer = setTimeout(() => stop.abort(), 4000);
+    return fetch(probe, { cache: "no-store", signal: stop.signal })
+      .then((response) => response.ok, () => false)
+      .finally(() => clearTimeout(timer));
   };
 
   /* The round as the form would post it, under its key (or its address, lacking one). */
   const entryOf = () => {
-    const fields = Array.from(new FormData(form).entries()).filter(([, v]) => typeof v === "string");
+    const fields = Array.from(new FormData(form)).filter(([, v]) => typeof v === "string");
     const { pathname, search } = here(form.action);
     const key = field({ fields }, "key");
     const number = field({ fields }, "number");
@@ -100,10 +73,27 @@
     };
   };
 
+  /* Keep a round: one entry per key (saving the same form again replaces it), and a second
+     new round typed offline for the same session is numbered after the first. round.js shows
+     "Saving…" after a tap: the round is kept, so Save works again. */
+  const keep = (entry) => {
+    const others = queue().filter((e) => e.id !== entry.id && !e.refused);
+    const highest = Math.max(0, ...others.filter((e) => e.session === entry.session).map((e) => e.number));
+    if (entry.number !== null && highest >= entry.number) {
+      entry.number = highest + 1;
+      entry.fields.forEach((pair) => {
+        if (pair[0] === "number") pair[1] = String(entry.number);
+      });
+    }
+    say(write(QUEUE, [...queue().filter((e) => e.id !== entry.id), entry])
+      ? waitingText(others.length + 1)
+      : t("offline_not_kept", "This phone could not keep the round: the network is gone. Keep the page open and save again later."));
+    setTimeout(round.saveAgain, 0);
+  };
+
   // A page shown from this phone's cache may carry a key already used: never reuse one.
   const key = form.elements.namedItem("key");
-  const usedKeys = new Set([...read(USED), ...queue().map((e) => field(e, "key"))]);
-  if (key && key.value && usedKeys.has(key.value)) {
+  if (key && key.value && [...read(USED), ...queue().map((e) => field(e, "key"))].includes(key.value)) {
     key.value = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
@@ -115,12 +105,7 @@
     if (used) write(USED, [used, ...read(USED).filter((k) => k !== used)].slice(0, 100));
     const path = here(form.action).pathname;
     write(QUEUE, queue().filter((e) => !(e.refused && here(e.url).pathname === path)));
-    const keepIt = () => {
-      keep(entry);
-      // round.js shows "Saving…" after a tap: the round is kept, so Save works again (saving
-      // the same form again replaces the kept round: its key is the same).
-      setTimeout(round.saveAgain, 0);
-    };
+    const keepIt = () => keep(entry);
     if (!navigator.onLine) {
       keepIt();
       return;
@@ -144,13 +129,14 @@
   const send = () => {
     if (navigator.onLine && queue().some((e) => !e.refused)) sender().then(() => kept.send(), () => {});
   };
-  // One timer per page, whatever the number of forms the page has held (each round entered in
-  // place on the session page runs this again): it sends with the latest form's means.
+  // One timer per page (every 15 s), whatever the number of forms the page has held (each
+  // round entered in place on the session page runs this again): it sends with the latest
+  // form's means.
   window.ScorekeeperOfflineTick = send;
   if (!window.ScorekeeperOfflineTimer) {
     const tick = () => window.ScorekeeperOfflineTick();
     window.addEventListener("online", tick);
-    window.ScorekeeperOfflineTimer = setInterval(tick, RETRY_MS);
+    window.ScorekeeperOfflineTimer = setInterval(tick, 15000);
   }
   send();
 })();

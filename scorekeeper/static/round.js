@@ -1,9 +1,9 @@
 /* Round form: what every ending shares. The live preview line (worked out by the ending's own
    script, round_<ending>.js, which comes after this one in the same file with offline.js:
-   web/assets.py, BUNDLES), racks read from tile notation, Enter moves to the next player, a
-   "Tiles" button by each rack that fetches the tile keypad (keypad.js) at its first tap, and
-   Save submits once. It only helps typing: the server checks everything again and its answer
-   is the truth. */
+   web/assets.py, BUNDLES) and the score by each field, racks read from tile notation, Enter
+   moves to the next player (its key says so), a "Tiles" button by each rack that fetches the
+   tile keypad (keypad.js) at its first tap, and Save submits once. It only helps typing: the
+   server checks everything again and its answer is the truth. */
 (() => {
   "use strict";
   const form = document.getElementById("round-form");
@@ -15,13 +15,15 @@
   const preview = document.getElementById("preview");
   const { t, formatter } = window.ScorekeeperText;
   const signs = formatter({ signDisplay: "exceptZero" });
+  const andList = window.ScorekeeperAndList; // lists.js, bundled before
+  const fetchFiles = window.ScorekeeperFetchFiles; // fetch_files.js, bundled before
 
   /* A seat's fields of a kind (rack, count, score): the inputs named rack_0, rack_1... */
   const KINDS = ["rack", "count", "score"];
   const fields = (kind) => Array.from(form.querySelectorAll(`input[name^="${kind}_"]`));
   // A player's name: the label's own text, not its marks (the seat's initials, a typo's ⚠).
   const nameOf = (input) =>
-    Array.from(form.querySelector(`label[for="${input.id}"]`).childNodes)
+    Array.from(input.labels[0].childNodes)
       .filter((node) => node.nodeType === Node.TEXT_NODE)
       .map((node) => node.textContent)
       .join("")
@@ -32,7 +34,14 @@
     if (label) made.setAttribute("aria-label", label);
     return made;
   };
-  const andList = window.ScorekeeperAndList; // lists.js, bundled before
+  /* Where a rack's or a paper score's score is shown, beside its field, by seat. */
+  const outputs = Array.from(form.querySelectorAll(".inline > input"), (input) => {
+    const out = Object.assign(document.createElement("output"), { className: "derived" });
+    out.dataset.previewSeat = input.name.split("_")[1];
+    out.setAttribute("for", input.id);
+    input.after(out);
+    return out;
+  });
 
   /* A whole number as phones type it (a typographic minus, stray spaces), or null. */
   const whole = (text) => {
@@ -44,17 +53,18 @@
      does, fetched at the first rack typed as tiles: unread until then). A number is a rack
      value, not tiles: none. The scores as on paper read no racks. */
   let notation = window.ScorekeeperTiles;
-  const fetchNotation = () => {
-    if (notation || !tilesScript || round.fetchingTiles) return;
-    round.fetchingTiles = round.fetchFiles(tilesScript).then(() => {
-      notation = window.ScorekeeperTiles;
-      changed();
-    }, () => delete round.fetchingTiles);
-  };
+  let fetching = false;
   const tilesOf = (text) => {
     if (whole(text) !== null) return [];
     if (notation) return notation.tilesOf(text);
-    fetchNotation();
+    if (tilesScript && !fetching) {
+      fetching = fetchFiles(tilesScript).then(() => {
+        notation = window.ScorekeeperTiles;
+        changed();
+      }, () => {
+        fetching = false;
+      });
+    }
     return [{ raw: text, id: null }];
   };
   const valueOf = (id) => notation.valueOf(id, penalty);
@@ -67,6 +77,15 @@
     if (tiles.some((tile) => !tile.id)) return { value: NaN, count: null };
     return { value: tiles.reduce((sum, tile) => sum + valueOf(tile.id), 0), count: tiles.length };
   };
+
+  /* Enter's key says "next" on each field but the last shown of its kind, "done" there. */
+  const enterKeys = () => KINDS.forEach((kind) => {
+    const shown = fields(kind).filter((input) => !input.disabled);
+    shown.forEach((input, i) => {
+      input.enterKeyHint = i === shown.length - 1 ? "done" : "next";
+    });
+  });
+  enterKeys();
 
   /* The ending's script says how the round stands: status(text, good) on the preview line,
      show(seat, text) by a player's field. */
@@ -83,10 +102,11 @@
     tilesOf,
     valueOf,
     rack,
+    enterKeys,
+    fetchFiles,
     signed: (n) => signs.format(n),
     show: (seat, text) => {
-      const out = form.querySelector(`output[data-preview-seat="${seat}"]`);
-      if (out) out.textContent = text;
+      if (outputs[seat]) outputs[seat].textContent = text;
     },
     status: (text, good) => {
       preview.hidden = !text;
@@ -99,8 +119,7 @@
     /* The preview of the ending, worked out at once and after every change. */
     preview: (work) => {
       round.update = work;
-      work();
-      typos();
+      changed();
     },
   };
   window.ScorekeeperRound = round;
@@ -109,7 +128,8 @@
      marked ⚠ and asks "Yes, keep these entries" at once, before Save; the server asks too. */
   const threshold = parseInt(form.dataset.typoThreshold, 10);
   const confirm = document.getElementById("typo-confirm");
-  const typos = () => {
+  const changed = () => {
+    round.update();
     if (!confirm) return;
     let any = false;
     [...fields("rack"), ...fields("score")].forEach((input) => {
@@ -120,10 +140,6 @@
     });
     confirm.hidden = !any;
     if (!any) confirm.querySelector("input").checked = false;
-  };
-  const changed = () => {
-    round.update();
-    typos();
   };
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
@@ -161,8 +177,6 @@
     hint.after(keyboard);
   }
 
-  round.fetchFiles = window.ScorekeeperFetchFiles; // static/fetch_files.js, bundled before
-
   /* The tile keypad (data-keypad) opens under a rack at a tap on its "Tiles" button. */
   if (keypad) {
     const cards = playedWith === "cards";
@@ -174,20 +188,21 @@
       toggle.setAttribute("aria-expanded", "false");
       toggle.addEventListener("click", () => {
         // Meanwhile the tiles can still be typed in the field.
-        round.fetchFiles(`${tilesScript} ${keypad}`).then(() => window.ScorekeeperKeypad(input), () => {});
+        fetchFiles(`${tilesScript} ${keypad}`).then(() => window.ScorekeeperKeypad(input), () => {});
       });
-      input.closest(".inline").append(toggle);
+      input.parentNode.append(toggle);
     });
   }
 
   /* Another ending keeps what was typed: its tab fetches the round entry (static/entry.js, on
      the session page there already), which swaps in that ending's form with the values. */
-  form.parentElement.querySelector("nav.tabs").addEventListener("click", (event) => {
+  const fragment = form.parentNode;
+  fragment.querySelector(".tabs").addEventListener("click", (event) => {
     const link = event.target.closest("a");
     if (!link || window.ScorekeeperEntry) return;
     event.preventDefault();
-    const go = () => window.ScorekeeperEntry.follow(link) || location.assign(link.href);
-    round.fetchFiles(form.parentElement.dataset.entryScript).then(go, () => location.assign(link.href));
+    const page = () => location.assign(link.href);
+    fetchFiles(fragment.dataset.entryScript).then(() => window.ScorekeeperEntry.follow(link) || page(), page);
   });
 
   /* Save once: a second tap while the first is on its way does nothing. */

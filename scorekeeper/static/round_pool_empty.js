@@ -15,21 +15,9 @@
   const byValue = (s) => s.entry.value;
   const byCount = (s) => s.count;
 
-  /* In place a tie asks at once who takes the round, among the tied only; the one chosen. */
-  const tiePick = form.querySelector("[data-tie-pick]");
-  const askWho = (tied) => {
-    if (!tiePick) return null;
-    tiePick.hidden = !tied.length;
-    let chosen = null;
-    tiePick.querySelectorAll("input").forEach((option) => {
-      const seat = tied.find((s) => String(s.seat) === option.value);
-      option.disabled = !seat;
-      option.checked = option.checked && !!seat;
-      option.parentNode.hidden = !seat;
-      if (option.checked) chosen = seat;
-    });
-    return chosen;
-  };
+  /* In place a tie asks at once who takes the round, among the tied only: static/entry.js,
+     which placed the form (the round page asks after Save); the one chosen, or none. */
+  const askWho = (tied) => window.ScorekeeperEntry && window.ScorekeeperEntry.askWho(form, tied);
 
   round.preview(() => {
     const counts = round.fields("count");

@@ -18,10 +18,7 @@
       input.closest(".seat").hidden = seat === winner;
       input.disabled = seat === winner;
     });
-    const shown = racks.filter((input) => !input.disabled);
-    shown.forEach((input, i) => {
-      input.enterKeyHint = i === shown.length - 1 ? "done" : "next";
-    });
+    round.enterKeys();
   };
   /* A tap on a name moves on to the first rack still to type. WebKitGTK focuses a label's radio
      after the click the label passes on to it (Chromium before it, Safari not at all), which

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from flask import has_request_context, request
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 from wtforms import (
     BooleanField,
@@ -29,6 +30,7 @@ from wtforms import (
     TextAreaField,
 )
 from wtforms.validators import EqualTo, InputRequired, NumberRange, Optional
+from wtforms.widgets import html_params
 
 from scorekeeper.rules import (
     PRESETS,
@@ -464,6 +466,21 @@ def _minus(text: str) -> str:
     return text.replace("\u2212", "-").replace("\u2013", "-").replace(" ", "")
 
 
+class SeatInput:
+    """A seat's field (a rack, a tile count, a paper score: up to eighteen on a round page) as
+    short as HTML allows: text is an input's default type, and a blank value no attribute."""
+
+    def __call__(self, field: Field, **kwargs: Any) -> Markup:
+        value = field._value()
+        if value:
+            kwargs.setdefault("value", value)
+        return Markup(f"<input {html_params(id=field.id, name=field.name, **kwargs)}>")
+
+
+def _seat_field(label: Any) -> StringField:
+    return StringField(label, filters=[_strip], widget=SeatInput())
+
+
 def round_form(
     players: Sequence[str], data: Mapping[str, Any] | None = None, fresh_key: bool = True
 ) -> RoundForm:
@@ -473,13 +490,10 @@ def round_form(
         pass
 
     for i, name in enumerate(players):
-        setattr(SeatedRoundForm, f"rack_{i}", StringField(name, filters=[_strip]))
-        setattr(
-            SeatedRoundForm,
-            f"count_{i}",
-            StringField(_l("%(player)s: tiles left", player=name), filters=[_strip]),
-        )
-        setattr(SeatedRoundForm, f"score_{i}", StringField(name, filters=[_strip]))
+        setattr(SeatedRoundForm, f"rack_{i}", _seat_field(name))
+        counted = _seat_field(_l("%(player)s: tiles left", player=name))
+        setattr(SeatedRoundForm, f"count_{i}", counted)
+        setattr(SeatedRoundForm, f"score_{i}", _seat_field(name))
     form = SeatedRoundForm(data=dict(data or {}))
     form.players = tuple(players)
     form.winner.choices = [SelectChoice(str(i), name) for i, name in enumerate(players)]

@@ -3,7 +3,8 @@
 base.html hands them to the page as a JSON data block (`<script type="application/json"
 id="js-messages">`, see scorekeeper/translations/README.md); each script looks a key up with
 `t(key, fallback, params)`, whose fallback is the English text below, byte for byte (a test
-holds the two together), and fills the `%(name)s` placeholders itself. Keys are stable
+holds the two together; the served script leaves it out, web/assets.py `without_fallbacks`),
+and fills the `%(name)s` placeholders itself. Keys are stable
 identifiers, never the English text. A plural is one key, `lazy_plural(one, other)`, that the
 page hands over as every form of its language by plural category (Polish: one, few, many);
 the script says it with `tn(key, one, other, n, params)` (static/app.js), which picks the form

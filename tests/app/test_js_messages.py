@@ -222,7 +222,8 @@ def test_every_key_a_script_uses_exists_with_its_english_text(app: Flask) -> Non
     for call in CALLS:
         where = f"{call.path}:{call.line} {call.key}"
         assert call.key in messages, f"{where}: not in JS_MESSAGES"
-        # The fallback is the msgid, byte for byte: a page without the block reads the same.
+        # The fallback is the msgid, byte for byte: the script reads as the page will (the
+        # served script leaves the fallback out: web/assets.py, without_fallbacks).
         assert call.fallback == messages[call.key], where
         assert call.has_params == any(PLACEHOLDER.search(t) for t in texts(call.fallback)), (
             f"{where}: placeholders and params go together"

@@ -133,7 +133,10 @@ def test_went_out_round_records_the_derived_scores(client: FlaskClient, app: Fla
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert "Who went out?" in page
     assert 'inputmode="numeric"' in page
-    assert 'enterkeyhint="next"' in page
+    assert 'autocomplete="off"' in page  # on the form, for every field
+    # A seat's field carries only its own: text is the default type, a blank value no attribute
+    # (round.js adds Enter's key hint and the score shown beside it).
+    assert '<input id="rack_1" inputmode="numeric" name="rack_1">' in page
     response = client.post(
         f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"})
     )

@@ -94,6 +94,10 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     expect(page.get_by_role("radio", name="Ann")).to_be_checked()
     expect(seat_field(page, "Ann")).to_be_hidden()
     expect(seat_field(page, "Bo")).to_be_focused()
+    # Enter's key says "next" up to the last rack shown, "done" there (round.js: the page has
+    # no hint, for without JavaScript Enter saves).
+    expect(seat_field(page, "Bo")).to_have_attribute("enterkeyhint", "next")
+    expect(seat_field(page, "Di")).to_have_attribute("enterkeyhint", "done")
     thumb.type("22")
     thumb.press("Enter")
     expect(seat_field(page, "Cy")).to_be_focused()
