@@ -73,6 +73,8 @@ BUNDLES: dict[str, tuple[str, ...]] = {
 # The styles of the round page and of every page with a form: every page's, then the fields'
 # and the round form's (which the session page fetches only with a round entered in place).
 BUNDLES["app.form.css"] = ("app.css", "entry.css")
+# The other pages with a form: the fields, then what those pages have of their own.
+BUNDLES["app.pages.css"] = ("app.css", "entry.css", "pages.css")
 # The session page's and the summary's: every page's, then the table's (one gzip stream).
 BUNDLES["app.live.css"] = ("app.css", "live.css")
 # The table checker: what it fetches on demand, the tile notation its keypad writes, then the

@@ -21,9 +21,12 @@ BUDGET = (30 * KB, 10 * KB)  # uncompressed, gzip
 # weighs now, and a little room). Trimming them is open work (docs/PERFORMANCE.md, "Page
 # weight"); once one fits the budget, take it off this list (a test below says so).
 OVER_BUDGET: dict[str, tuple[int, int]] = {
-    # The pool-empty round page: 140 bytes of gzip over since the words of every language and
-    # the round entry in place (the tie asked before Save) came in; trimming it is open work.
-    "round form, pool empty": (30 * 1024, 10 * 1024 + 256),
+    # The round pages: within 30 KB, but 200-300 bytes of gzip over since the look's design
+    # tokens, header menus and seat marks came in (app.css, entry.css); trimming them is open
+    # work. (A family with scripts records rounds on the session page, which fits.)
+    "round form": (30 * 1024, 10 * 1024 + 384),
+    "round form, pool empty": (30 * 1024, 10 * 1024 + 512),
+    "round form, edit": (30 * 1024, 10 * 1024 + 384),
 }
 SIX = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
 GZIP = {"Accept-Encoding": "gzip"}
@@ -125,7 +128,8 @@ def test_every_page_is_within_its_budget(weights: dict[str, Weight]) -> None:
         assert weight.raw <= raw, f"{name}: {weight.raw} bytes, over {raw} ({weight.files})"
         assert weight.sent <= sent, f"{name}: {weight.sent} bytes sent, over {sent}"
         assert any("/app." in file and file.endswith(".css") for file in weight.files), name
-        assert weight.sent < weight.raw / 2, name  # sent compressed
+        if name != "not found":  # Flask-Compress compresses 2xx answers only
+            assert weight.sent < weight.raw / 2, name  # sent compressed
 
 
 def test_the_pages_over_budget_really_are(weights: dict[str, Weight]) -> None:
