@@ -247,3 +247,69 @@ def test_the_table_stays_usable_at_200_percent_text(
     assert len(boxes) >= 6
     for (_, bottom), (top, _) in zip(boxes, boxes[1:], strict=False):
         assert top >= bottom - 1
+
+
+# Every control a person taps on the session page, and its box (for a radio or a checkbox, its
+# label's); links inside a sentence are left out, as WCAG's target size does (their size is
+# the line's).
+TARGETS = """() => {
+  const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  const inSentence = (e) => {
+    if (e.tagName !== "A" || getComputedStyle(e).display !== "inline") return false;
+    const block = e.parentElement.closest("p, li, figcaption, dd, td, div");
+    return squeeze(block && block.textContent).length > squeeze(e.textContent).length;
+  };
+  const controls = "a[href], button, input:not([type=hidden]), select, textarea, summary, "
+    + "[tabindex]:not([tabindex='-1']), [role=button], [role=link]";
+  return Array.from(document.querySelectorAll(controls))
+    .filter((e) => shown(e) && !e.closest("[aria-hidden=true]") && !inSentence(e))
+    .map((e) => {
+      const target = ["radio", "checkbox"].includes(e.type) && e.labels[0] || e;
+      const box = target.getBoundingClientRect();
+      const name = squeeze(e.getAttribute("aria-label") || e.textContent || e.name);
+      return [`${e.tagName.toLowerCase()} ${name}`, box.width, box.height];
+    });
+}"""
+# Too small today, left to the restyle of the page (not this test's to fix): the tiles of a
+# rack in a table cell, and the QR code's summary. Drop a line once its control is 44×44.
+TOO_SMALL_FOR_NOW = {"summary 3 tiles", "summary Another phone joins"}
+
+
+def test_every_control_on_the_session_page_is_44_px_square(page: Page, live_server: str) -> None:
+    """At 360 px, every control of the session page (the round numbers, which edit their
+    round, first) is at least 44×44 CSS px: with rounds and the Undo offer, with each ending
+    open in place, and once the session is finished; every <details> open."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    session_id = new_session(page, live_server, PLAYERS, rounds=2)
+    racks = {"Bo": "r7 k13 j", "Cy": 5, "Di": 8}
+    round_1 = {"ending": "went_out", "winner": "Ann", "racks": racks}
+    add_round(page, live_server, session_id, round_1)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    small: dict[str, set[str]] = {}
+
+    def measure(state: str) -> None:
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        found = page.evaluate(TARGETS)
+        assert any(name == "a Edit round 1" for name, _, _ in found), state
+        for name, width, height in found:
+            if width < 44 or height < 44:
+                small.setdefault(name, set()).add(f"{state}: {width:.0f}×{height:.0f}")
+
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
+    measure("went out, in place")
+    for ending in ("The pool ran out", "Scores as on paper"):
+        page.locator("#entry nav.tabs").get_by_role("link", name=ending).tap()
+        expect(page.locator("#entry nav.tabs a[aria-current=page]")).to_have_text(ending)
+        measure(f"{ending}, in place")
+    page.locator("#entry nav.tabs").get_by_role("link", name="Someone went out").tap()
+    page.get_by_role("group", name="Who went out?").get_by_text("Bo", exact=True).tap()
+    for name, rack in (("Ann", "3"), ("Cy", "5"), ("Di", "8")):
+        page.get_by_role("textbox", name=name, exact=True).fill(rack)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 2 saved.")).to_be_visible()
+    measure("finished, with Undo")
+    page.reload()
+    measure("finished")
+    assert {name for name in small if name not in TOO_SMALL_FOR_NOW} == set(), small
+    assert set(small) == TOO_SMALL_FOR_NOW, f"now 44×44, drop from TOO_SMALL_FOR_NOW: {small}"
