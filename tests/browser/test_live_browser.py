@@ -103,6 +103,76 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     expect(round_scores(page, 1)).to_have_text(["+85", "-22", "-55", "-8"])
 
 
+def test_another_phone_saves_while_a_round_is_typed_in_place(
+    page: Page, other_phone: Page, live_server: str
+) -> None:
+    """Phone A is typing round 2 in place when phone B saves round 2: A's table follows and A
+    is told, what A typed (and the caret) stays; A's Save is answered that round 2 was just
+    saved, with the typed values kept beside the new table; saved again, it is round 3."""
+    session_id = new_session(page, live_server, PLAYERS)
+    round_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+    add_round(page, live_server, session_id, round_1)
+    url = f"{live_server}/sessions/{session_id}"
+    page.goto(url)
+    other_phone.goto(url)
+
+    # A opens round 2 in place (Cy went out) and types two racks and half of the third.
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Cy").tap()
+    expect(page.locator("#entry #round-form")).to_be_visible()
+    expect(page.get_by_role("textbox", name="Ann", exact=True)).to_be_focused()
+    page.keyboard.type("12")
+    page.keyboard.press("Enter")
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    page.keyboard.type("34")
+    di = page.get_by_role("textbox", name="Di", exact=True)
+    expect(di).to_be_focused()
+    di.evaluate("(e) => e.setSelectionRange(1, 1)")  # the caret between 3 and 4
+
+    # B saves round 2 in place meanwhile: Bo went out.
+    other_phone.get_by_role("region", name="Who went out?").get_by_role("link", name="Bo").tap()
+    for name, rack in (("Ann", "5"), ("Cy", "6"), ("Di", "9")):
+        other_phone.get_by_role("textbox", name=name, exact=True).fill(rack)
+    other_phone.get_by_role("button", name="Save round").tap()
+    expect(other_phone.get_by_text("Round 2 saved.")).to_be_visible()
+
+    # A's table follows, A is told, and A's round stays as typed, the caret where it was.
+    expect(page.locator("#live-change")).to_have_text("Round 2 added.", timeout=LIVE_WAIT)
+    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
+        expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
+    expect(page.locator("#entry-title")).to_have_text("Round 2 of 3")
+    expect(page.get_by_role("radio", name="Cy")).to_be_checked()
+    expect(di).to_be_focused()
+    assert di.evaluate("(e) => [e.selectionStart, e.selectionEnd]") == [1, 1]
+
+    # A's Save (the last Enter): not stored as a second round 2, nor over B's; the reason
+    # said, what was typed kept, the form now for round 3.
+    page.keyboard.press("Enter")
+    expect(page.locator("#entry [role=alert]")).to_contain_text(
+        "Someone just saved round 2: check the table before saving again."
+    )
+    expect(page.get_by_text("Someone just saved round 2")).to_have_count(1)  # said once
+    expect(page.locator("#entry-title")).to_have_text("Round 3 of 3")
+    expect(page.get_by_role("radio", name="Cy")).to_be_checked()
+    for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
+        expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
+    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
+    assert [r["scores"]["Bo"] for r in stored] == [-22, 20]
+
+    # Saved again after a look: round 3, B's round 2 untouched.
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 3 saved.")).to_be_visible()
+    expect(round_scores(page, 3)).to_have_text(["-12", "-7", "+53", "-34"])
+    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
+    assert [r["number"] for r in stored] == [1, 2, 3]
+    assert stored[2]["scores"] == {"Ann": -12, "Bo": -7, "Cy": 53, "Di": -34}
+    # And B follows A's round 3.
+    expect(other_phone.locator("#live-change")).to_have_text("Round 3 added.", timeout=LIVE_WAIT)
+
+
 def test_an_api_change_and_a_rename_reach_the_page(
     page: Page, other_phone: Page, live_server: str
 ) -> None:
