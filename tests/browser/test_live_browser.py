@@ -173,6 +173,33 @@ def test_another_phone_saves_while_a_round_is_typed_in_place(
     expect(other_phone.locator("#live-change")).to_have_text("Round 3 added.", timeout=LIVE_WAIT)
 
 
+def test_a_round_saved_in_place_brings_the_new_chart_after_the_table(
+    page: Page, live_server: str
+) -> None:
+    """The session page's chart image is fetched lazily (after the layout that puts the new
+    table in place, or once it comes near the screen), the summary's at once (it prints); after
+    a round saved in place the new chart comes."""
+    session_id = new_session(page, live_server, PLAYERS)
+    round_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+    add_round(page, live_server, session_id, round_1)
+    loaded = "img => img.complete && img.naturalWidth > 0"
+    page.goto(f"{live_server}/sessions/{session_id}/summary")
+    expect(page.locator("#chart img")).not_to_have_attribute("loading", "lazy")
+    page.goto(f"{live_server}/sessions/{session_id}")
+    chart = page.locator("#chart img")
+    expect(chart).to_have_attribute("loading", "lazy")
+    page.wait_for_function(f"() => ({loaded})(document.querySelector('#chart img'))")
+    old = chart.get_attribute("src")
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Bo").tap()
+    for name, rack in (("Ann", "5"), ("Cy", "6"), ("Di", "9")):
+        page.get_by_role("textbox", name=name, exact=True).fill(rack)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 2 saved.")).to_be_visible()
+    expect(chart).not_to_have_attribute("src", old or "")
+    expect(chart).to_have_attribute("loading", "lazy")
+    page.wait_for_function(f"() => ({loaded})(document.querySelector('#chart img'))")
+
+
 def test_an_api_change_and_a_rename_reach_the_page(
     page: Page, other_phone: Page, live_server: str
 ) -> None:
@@ -208,7 +235,8 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
         page.goto(f"{live_server}/sessions/{session_id}{path}")
         chart = page.locator("#chart img")
         expect(chart).to_be_visible()
-        assert chart.evaluate("img => img.complete && img.naturalWidth") == 360  # it loaded
+        chart.evaluate("img => img.decode()")  # loaded (lazily on the session page)
+        assert chart.evaluate("img => img.complete && img.naturalWidth") == 360
         box = chart.bounding_box()
         assert box is not None and 300 <= box["width"] <= PHONE["width"]
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
