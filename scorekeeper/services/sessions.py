@@ -189,6 +189,19 @@ def get_session(session_id: int) -> SessionView:
     return view_of(load_session(session_id))
 
 
+def seating(session_id: int) -> tuple[str, ...]:
+    """The players' names in seating order, in one small read (what a posted round form needs
+    before the save, which reads the whole session itself), or NotFound."""
+    if not 1 <= session_id <= MAX_ID:
+        raise not_found("session", session_id)
+    names = db.session.scalars(
+        sa.select(Seat.name).where(Seat.session_id == session_id).order_by(Seat.position)
+    ).all()
+    if not names:  # every session has its players
+        raise not_found("session", session_id)
+    return tuple(names)
+
+
 def standing_of(table: Standings) -> dict[str, Any]:
     """What a session's row keeps of its table (the `standing` column): the leaders, their
     total, and the winners once complete."""

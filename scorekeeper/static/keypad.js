@@ -1,8 +1,10 @@
 /* Tile keypad of the round form, fetched by round.js at the first tap on a rack's "Tiles"
    button: keys for every tile (or card); a tap adds it to that rack's field in notation
    (r7 k13 j), a tap on a chip takes it off. Keys run out as the copies do, counted across all
-   racks of the round. The text field stays the truth: typing there works too, and the server
-   checks everything again. round.js reads the racks (with tiles.js) for both. */
+   racks of the round. It opens scrolled to show its rack and every key, even on a small
+   phone; Done moves on to the next rack. The text field stays the truth: typing there works
+   too, and the server checks everything again. round.js reads the racks (with tiles.js) for
+   both. */
 (() => {
   "use strict";
   const { form, racks, nameOf: playerOf, tilesOf, valueOf, whole } = window.ScorekeeperRound;
@@ -67,7 +69,8 @@
   const legend = el("p", { className: "hint" }, `${tileKeys.legend(cards)} ${tap}`);
   const keypad = el("div", { className: "keypad", id: "keypad", hidden: true, role: "group" });
   keypad.setAttribute("aria-labelledby", "keypad-head");
-  keypad.append(head, chips, legend, keys, used, done);
+  // The legend under the keys: the rack's field, its tiles and all the keys fit a small phone.
+  keypad.append(head, chips, keys, legend, used, done);
 
   let open = null; // the rack input the keypad fills
 
@@ -161,6 +164,25 @@
     (next || done).focus();
   });
 
+  /* Scroll the least that shows the rack's field and every key under it: with its label
+     and Done too when the screen has room for them (a small phone may not). */
+  const reveal = (input) => {
+    const room = window.innerHeight;
+    const top = (node) => node.getBoundingClientRect().top;
+    const bottom = (node) => node.getBoundingClientRect().bottom;
+    const seat = input.closest(".seat");
+    const spans = [
+      [top(seat), bottom(done)],
+      [top(seat), bottom(keys)],
+      [top(input), bottom(keys)],
+    ];
+    const [from, to] = spans.find(([a, b]) => b - a <= room) || spans[2];
+    let by = 0;
+    if (from < 0 || to - from > room) by = Math.floor(from);
+    else if (to > room) by = Math.ceil(to - room);
+    if (by) window.scrollBy(0, by);
+  };
+
   const show = (input) => {
     open = input;
     input.closest(".seat").after(keypad);
@@ -170,21 +192,28 @@
       document.activeElement.blur(); // the phone's keyboard would cover the keys
     }
     render();
+    reveal(input);
   };
-  const close = () => {
-    const toggle = toggles[racks.indexOf(open)];
+  /* Closed by its rack's button, the focus goes back there; by Done, on to the next rack (as
+     Enter does), or to Save after the last one. */
+  const close = (onward) => {
+    const at = racks.indexOf(open);
     open = null;
     keypad.hidden = true;
     toggles.forEach((toggle) => toggle.setAttribute("aria-expanded", "false"));
-    if (toggle) toggle.focus();
+    const next = onward
+      ? racks.slice(at + 1).find((input) => !input.disabled && input.offsetParent !== null)
+        || form.querySelector("#save")
+      : toggles[at];
+    if (next) next.focus();
   };
-  done.addEventListener("click", close);
+  done.addEventListener("click", () => close(true));
   /* round.js calls this at a tap on a rack's button: open the keypad there, or close it. */
-  window.ScorekeeperKeypad = (input) => (open === input ? close() : show(input));
+  window.ScorekeeperKeypad = (input) => (open === input ? close(false) : show(input));
 
   form.addEventListener("input", render);
   form.addEventListener("change", () => {
-    if (open && open.disabled) close(); // the keypad's player was just picked as the winner
+    if (open && open.disabled) close(false); // the keypad's player was just picked as the winner
     render();
   });
 })();

@@ -1,5 +1,7 @@
-/* New session page: names played before fill the next empty seat with one tap, and picking
-   a preset fills the rules. Without this script the datalist and "Use preset" do the same. */
+/* New session page: names played before fill the next empty seat with one tap, Enter in a
+   name moves to the next seat (in an empty seat, or the last, it starts the session), and
+   picking a preset fills the rules. Without this script the datalist and "Use preset" do the
+   same, and Enter in any field starts the session. */
 (() => {
   "use strict";
   const form = document.getElementById("new-session");
@@ -14,6 +16,23 @@
       chip.disabled = taken.includes(key(chip.dataset.name));
     });
   };
+
+  // Enter in a seat with a name moves on to the next seat; in an empty seat (the one after
+  // the last name) or the last seat it does what it does without this script: Start.
+  const starts = (seat) => !seat.value.trim() || seat === seats[seats.length - 1];
+  seats.forEach((seat, index) => {
+    const hint = () => {
+      seat.enterKeyHint = starts(seat) ? "go" : "next";
+    };
+    seat.addEventListener("focus", hint);
+    seat.addEventListener("input", hint);
+    seat.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" || event.isComposing || event.altKey || event.ctrlKey) return;
+      if (event.metaKey || event.shiftKey || starts(seat)) return;
+      event.preventDefault();
+      seats[index + 1].focus();
+    });
+  });
 
   if (chips) {
     chips.hidden = false;

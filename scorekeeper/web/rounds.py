@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.rules import Problem, RulesError
 from scorekeeper.services import rounds
 from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import RoundView, SessionView, get_session
+from scorekeeper.services.sessions import RoundView, SessionView, get_session, seating
 from scorekeeper.web.forms import (
     ENDING_CHOICES,
     DeleteRoundForm,
@@ -74,8 +74,8 @@ def _round_or_404(view: SessionView, number: int) -> RoundView:
 @bp.route("/rounds/new", methods=["GET", "POST"])
 def new(session_id: int) -> str | Response | tuple[str, int]:
     """Record the next round: who went out, the pool ran out, or scores as on paper."""
-    view = session_or_404(session_id)
     if request.method == "GET":
+        view = session_or_404(session_id)
         if view.complete:
             flash(
                 gettext(
@@ -102,7 +102,12 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
             forget_undo()  # a repeated Save: the round was there already
         return saved
 
-    return _record(view, round_form(view.players), save, None)
+    # A save reads the session itself: before it, only the seats (for the form's fields).
+    try:
+        players = seating(session_id)
+    except NotFound:
+        abort(404)
+    return _record(session_id, round_form(players), save, None)
 
 
 @bp.route("/rounds/<int:number>/edit", methods=["GET", "POST"])
@@ -134,18 +139,20 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
             forget_undo()
         return saved
 
-    return _record(view, round_form(view.players, fresh_key=False), save, number)
+    return _record(session_id, round_form(view.players, fresh_key=False), save, number, view)
 
 
 def _record(
-    view: SessionView,
+    session_id: int,
     form: RoundForm,
     save: Callable[[dict[str, Any]], RoundView],
     number: int | None,
+    view: SessionView | None = None,
 ) -> Response | tuple[str, int]:
-    """Save the round, or show the form again with every typed value and the problems."""
+    """Save the round, or show the form again with every typed value and the problems (beside
+    `view`, the session as read before the save, else as it is then)."""
     if not form.validate():
-        return _round_page(view, form, number=number), 422
+        return _round_page(view or session_or_404(session_id), form, number=number), 422
     body = form.to_body()
     try:
         saved = save(body)
@@ -156,12 +163,13 @@ def _record(
             # Keep what was typed on screen, beside the table as it is now; a second Save,
             # after a look, goes through (a moved round is edited at its new number; a deleted
             # one keeps the version it had, so no Save can land on another round).
-            current = get_session(view.id)
-            view = current
+            view = get_session(session_id)
             if number is None:
-                form.number.data = str(current.standings.rounds_played + 1)
+                form.number.data = str(view.standings.rounds_played + 1)
             else:
-                number = _number_now(current, number, error, form)
+                number = _number_now(view, number, error, form)
+        elif view is None:
+            view = session_or_404(session_id)
         general = form.show_problems(error.problems, body)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
@@ -171,11 +179,11 @@ def _record(
         else:
             message = gettext("Round %(number)s changed.", number=format_number(saved.number))
         if wants_fragment():
-            return live_part(view.id, message)
+            return live_part(session_id, message)
         flash(message, "success")
     if wants_fragment():
-        return live_part(view.id)
-    return redirect(url_for("sessions.show", session_id=view.id))
+        return live_part(session_id)
+    return redirect(url_for("sessions.show", session_id=session_id))
 
 
 def _number_now(view: SessionView, number: int, error: RulesError, form: RoundForm) -> int:

@@ -98,6 +98,30 @@ def test_a_refused_round_in_place_comes_back_with_everything_typed(client: Flask
     assert rounds_of(client, sid) == []
 
 
+def test_a_round_posted_to_no_session_or_as_a_bad_form_changes_nothing(
+    client: FlaskClient,
+) -> None:
+    """The save reads the session itself (before it, only the seats): a session that is not
+    there is a 404 in place and as a page; a form that does not parse (422), or that the
+    rules refuse (400), comes back with what was typed, nothing stored."""
+    body = went_out(0, {1: "22", 2: "55", 3: "8"})
+    for missing in (999, 10**30):
+        for headers in (IN_PLACE, {}):
+            url = f"/sessions/{missing}/rounds/new"
+            assert client.post(url, data=body, headers=headers).status_code == 404
+    sid = create(client)
+    for status, typed in (
+        (422, {"ending": "scores", "score_0": "abc", "score_1": "22"}),
+        (400, {**body, "ending": "nonsense"}),
+    ):
+        bad = client.post(f"/sessions/{sid}/rounds/new", data=typed, headers=IN_PLACE)
+        assert bad.status_code == status
+        part = bad.get_data(as_text=True)
+        assert part.lstrip().startswith('<div id="entry-fragment"') and "Round 1 of 3" in part
+        assert 'value="22"' in part
+    assert rounds_of(client, sid) == []
+
+
 def test_the_no_javascript_save_says_it_once(client: FlaskClient) -> None:
     sid = create(client)
     saved = client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))

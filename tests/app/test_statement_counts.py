@@ -158,3 +158,38 @@ def test_each_page_sends_a_fixed_number_of_statements(
         sent = first_request_statements(make_app, url.format(**ids))
         counts[url] = len(sent)
     assert counts == URLS
+
+
+# The household's state (the gate); the seats; the save: the session locked, then read (the
+# session, its rounds, seats and entries), the version moved on, the round and its four
+# entries written (one INSERT each on SQLite, one for all on PostgreSQL), the table's rows,
+# the summary and the seats' lines written; the Undo's stamp; the answer: the stamp, then the
+# session read again (4).
+POST_IN_PLACE = {"sqlite": 23, "postgresql": 20}
+
+
+@pytest.mark.parametrize("rounds_before", [1, 50])
+def test_a_round_saved_in_place_reads_the_session_twice(
+    app: Flask, make_app: Callable[..., Flask], rounds_before: int
+) -> None:
+    """Saving a round from the session page (the POST in place, answered with the new live
+    table): a fixed number of statements, and the session's rounds read twice, by the save
+    and by the answer; before the save only its seats (for the form's fields)."""
+    session_id = seed(app, 1, rounds_before)["session"]
+    fresh = make_app()
+    client = fresh.test_client()
+    number = rounds_before + 1
+    body = {"ending": "went_out", "winner": "0", "rack_1": "22", "rack_2": "55", "rack_3": "8"}
+    with counting(fresh) as sent:
+        response = client.post(
+            f"/sessions/{session_id}/rounds/new",
+            data={**body, "number": str(number), "key": "k" * 32},
+            headers={"X-Requested-With": "fetch"},
+        )
+    assert response.status_code == 200
+    assert f"Round {number} saved." in response.get_data(as_text=True)
+    whole_reads = [s for s in sent if "FROM rounds \nWHERE rounds.session_id IN" in s]
+    assert len(whole_reads) == 2, whole_reads
+    with fresh.app_context():
+        dialect = db.engine.dialect.name
+    assert len(sent) == POST_IN_PLACE[dialect], "\n".join(sent)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
-from phone import Thumb, starting_with
+from phone import PHONE, Thumb, starting_with
 from playwright.sync_api import Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -190,6 +191,24 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     # The table fits the 390 px screen.
     assert page.viewport_size == {"width": 390, "height": 844}
     assert horizontal_overflow(page) <= 0
+
+
+def test_without_javascript_enter_in_a_name_starts_the_session(
+    browser: Any, live_server: str
+) -> None:
+    """Without the script Enter in any field submits the form, as a plain form does; the
+    script's moving on to the next name is tests/browser/test_every_phone.py's."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(live_server + "/sessions/new")
+        page.get_by_label("Player 1", exact=True).fill("Ann")
+        page.get_by_label("Player 2", exact=True).fill("Bo")
+        page.get_by_label("Player 1", exact=True).press("Enter")
+        expect(page).to_have_url(SESSION_URL)
+        expect(page.locator("table.scores thead")).to_contain_text("Bo")
+    finally:
+        context.close()
 
 
 def test_six_long_names_fit_a_small_phone(page: Page, live_server: str) -> None:

@@ -145,6 +145,38 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
     assert phone.overflow() <= 0
 
 
+def test_enter_moves_through_the_names_to_start(phone: Phone, live_server: str) -> None:
+    """Enter in a player's name moves to the next seat; Enter in the empty seat after the last
+    name starts the session (without JavaScript Enter starts it from any field)."""
+    phone.visit(live_server + "/sessions/new")
+    phone.fill("Player 1", "Ann")
+    for seat, name in ((2, "Bo"), (3, "Cy")):
+        phone.press("Enter")
+        phone.wait_for(lambda seat=seat: phone.focused() == f"Player {seat}", f"seat {seat}")
+        assert SESSION_URL.search(phone.url) is None  # still on the form
+        phone.type(name)
+    phone.press("Enter")
+    phone.wait_for(lambda: phone.focused() == "Player 4", "the empty fourth seat")
+    assert phone.value("Player 3") == "Cy" and phone.value("Player 4") == ""
+    phone.press("Enter")  # after the last name: Start
+    phone.wait_for(lambda: SESSION_URL.search(phone.url), "the session page")
+    session_id = int(SESSION_URL.search(phone.url)[1])
+    assert api(live_server, f"/sessions/{session_id}")["players"] == ["Ann", "Bo", "Cy"]
+
+    # Six names: Enter in the last seat starts too (here refused: six need two tile sets,
+    # and the first session's one set is the family's last setting).
+    phone.visit(live_server + "/sessions/new")
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
+    phone.fill("Player 1", names[0])
+    for seat, name in enumerate(names[1:], start=2):
+        phone.press("Enter")
+        phone.wait_for(lambda seat=seat: phone.focused() == f"Player {seat}", f"seat {seat}")
+        phone.type(name)
+    phone.press("Enter")
+    phone.wait_for(lambda: phone.find("#players-error"), "the seating refused")
+    assert [phone.value(f"Player {seat}") for seat in range(1, 7)] == names
+
+
 def test_the_tile_keypad(phone: Phone, live_server: str) -> None:
     session_id = new_session(live_server, rules={"tile_sets": 1, "joker_penalty": 25})
     phone.visit(f"{live_server}/sessions/{session_id}/rounds/new")

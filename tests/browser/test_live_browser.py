@@ -103,6 +103,103 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     expect(round_scores(page, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
 
 
+def test_another_phone_saves_while_a_round_is_typed_in_place(
+    page: Page, other_phone: Page, live_server: str
+) -> None:
+    """Phone A is typing round 2 in place when phone B saves round 2: A's table follows and A
+    is told, what A typed (and the caret) stays; A's Save is answered that round 2 was just
+    saved, with the typed values kept beside the new table; saved again, it is round 3."""
+    session_id = new_session(page, live_server, PLAYERS)
+    round_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+    add_round(page, live_server, session_id, round_1)
+    url = f"{live_server}/sessions/{session_id}"
+    page.goto(url)
+    other_phone.goto(url)
+
+    # A opens round 2 in place (Cy went out) and types two racks and half of the third.
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Cy").tap()
+    expect(page.locator("#entry #round-form")).to_be_visible()
+    expect(page.get_by_role("textbox", name="Ann", exact=True)).to_be_focused()
+    page.keyboard.type("12")
+    page.keyboard.press("Enter")
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    page.keyboard.type("34")
+    di = page.get_by_role("textbox", name="Di", exact=True)
+    expect(di).to_be_focused()
+    di.evaluate("(e) => e.setSelectionRange(1, 1)")  # the caret between 3 and 4
+
+    # B saves round 2 in place meanwhile: Bo went out.
+    other_phone.get_by_role("region", name="Who went out?").get_by_role("link", name="Bo").tap()
+    for name, rack in (("Ann", "5"), ("Cy", "6"), ("Di", "9")):
+        other_phone.get_by_role("textbox", name=name, exact=True).fill(rack)
+    other_phone.get_by_role("button", name="Save round").tap()
+    expect(other_phone.get_by_text("Round 2 saved.")).to_be_visible()
+
+    # A's table follows, A is told, and A's round stays as typed, the caret where it was.
+    expect(page.locator("#live-change")).to_have_text("Round 2 added.", timeout=LIVE_WAIT)
+    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
+        expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
+    expect(page.locator("#entry-title")).to_have_text("Round 2 of 3")
+    expect(page.get_by_role("radio", name="Cy")).to_be_checked()
+    expect(di).to_be_focused()
+    assert di.evaluate("(e) => [e.selectionStart, e.selectionEnd]") == [1, 1]
+
+    # A's Save (the last Enter): not stored as a second round 2, nor over B's; the reason
+    # said, what was typed kept, the form now for round 3.
+    page.keyboard.press("Enter")
+    expect(page.locator("#entry [role=alert]")).to_contain_text(
+        "Someone just saved round 2: check the table before saving again."
+    )
+    expect(page.get_by_text("Someone just saved round 2")).to_have_count(1)  # said once
+    expect(page.locator("#entry-title")).to_have_text("Round 3 of 3")
+    expect(page.get_by_role("radio", name="Cy")).to_be_checked()
+    for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
+        expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
+    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
+    assert [r["scores"]["Bo"] for r in stored] == [-22, 20]
+
+    # Saved again after a look: round 3, B's round 2 untouched.
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 3 saved.")).to_be_visible()
+    expect(round_scores(page, 3)).to_have_text(["-12", "-7", "+53", "-34"])
+    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
+    assert [r["number"] for r in stored] == [1, 2, 3]
+    assert stored[2]["scores"] == {"Ann": -12, "Bo": -7, "Cy": 53, "Di": -34}
+    # And B follows A's round 3.
+    expect(other_phone.locator("#live-change")).to_have_text("Round 3 added.", timeout=LIVE_WAIT)
+
+
+def test_a_round_saved_in_place_brings_the_new_chart_after_the_table(
+    page: Page, live_server: str
+) -> None:
+    """The session page's chart image is fetched lazily (after the layout that puts the new
+    table in place, or once it comes near the screen), the summary's at once (it prints); after
+    a round saved in place the new chart comes."""
+    session_id = new_session(page, live_server, PLAYERS)
+    round_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+    add_round(page, live_server, session_id, round_1)
+    loaded = "img => img.complete && img.naturalWidth > 0"
+    page.goto(f"{live_server}/sessions/{session_id}/summary")
+    expect(page.locator("#chart img")).not_to_have_attribute("loading", "lazy")
+    page.goto(f"{live_server}/sessions/{session_id}")
+    chart = page.locator("#chart img")
+    expect(chart).to_have_attribute("loading", "lazy")
+    page.wait_for_function(f"() => ({loaded})(document.querySelector('#chart img'))")
+    old = chart.get_attribute("src")
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Bo").tap()
+    for name, rack in (("Ann", "5"), ("Cy", "6"), ("Di", "9")):
+        page.get_by_role("textbox", name=name, exact=True).fill(rack)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 2 saved.")).to_be_visible()
+    expect(chart).not_to_have_attribute("src", old or "")
+    expect(chart).to_have_attribute("loading", "lazy")
+    page.wait_for_function(f"() => ({loaded})(document.querySelector('#chart img'))")
+
+
 def test_an_api_change_and_a_rename_reach_the_page(
     page: Page, other_phone: Page, live_server: str
 ) -> None:
@@ -139,7 +236,8 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
         page.goto(f"{live_server}/sessions/{session_id}{path}")
         chart = page.locator("#chart img:visible")
         expect(chart).to_be_visible()
-        assert chart.evaluate("img => img.complete && img.naturalWidth") == 360  # it loaded
+        chart.evaluate("img => img.decode()")  # loaded (lazily on the session page)
+        assert chart.evaluate("img => img.complete && img.naturalWidth") == 360
         box = chart.bounding_box()
         assert box is not None and 300 <= box["width"] <= PHONE["width"]
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -340,3 +438,69 @@ def test_the_table_stays_usable_at_200_percent_text(
     assert len(boxes) >= 6
     for (_, bottom), (top, _) in zip(boxes, boxes[1:], strict=False):
         assert top >= bottom - 1
+
+
+# Every control a person taps on the session page, and its box (for a radio or a checkbox, its
+# label's); links inside a sentence are left out, as WCAG's target size does (their size is
+# the line's).
+TARGETS = """() => {
+  const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  const inSentence = (e) => {
+    if (e.tagName !== "A" || getComputedStyle(e).display !== "inline") return false;
+    const block = e.parentElement.closest("p, li, figcaption, dd, td, div");
+    return squeeze(block && block.textContent).length > squeeze(e.textContent).length;
+  };
+  const controls = "a[href], button, input:not([type=hidden]), select, textarea, summary, "
+    + "[tabindex]:not([tabindex='-1']), [role=button], [role=link]";
+  return Array.from(document.querySelectorAll(controls))
+    .filter((e) => shown(e) && !e.closest("[aria-hidden=true]") && !inSentence(e))
+    .map((e) => {
+      const target = ["radio", "checkbox"].includes(e.type) && e.labels[0] || e;
+      const box = target.getBoundingClientRect();
+      const name = squeeze(e.getAttribute("aria-label") || e.textContent || e.name);
+      return [`${e.tagName.toLowerCase()} ${name}`, box.width, box.height];
+    });
+}"""
+# Too small today, left to the restyle of the page (not this test's to fix): the tiles of a
+# rack in a table cell, and the QR code's summary. Drop a line once its control is 44×44.
+TOO_SMALL_FOR_NOW = {"summary 3 tiles", "summary Another phone joins"}
+
+
+def test_every_control_on_the_session_page_is_44_px_square(page: Page, live_server: str) -> None:
+    """At 360 px, every control of the session page (the round numbers, which edit their
+    round, first) is at least 44×44 CSS px: with rounds and the Undo offer, with each ending
+    open in place, and once the session is finished; every <details> open."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    session_id = new_session(page, live_server, PLAYERS, rounds=2)
+    racks = {"Bo": "r7 k13 j", "Cy": 5, "Di": 8}
+    round_1 = {"ending": "went_out", "winner": "Ann", "racks": racks}
+    add_round(page, live_server, session_id, round_1)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    small: dict[str, set[str]] = {}
+
+    def measure(state: str) -> None:
+        page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        found = page.evaluate(TARGETS)
+        assert any(name == "a Edit round 1" for name, _, _ in found), state
+        for name, width, height in found:
+            if width < 44 or height < 44:
+                small.setdefault(name, set()).add(f"{state}: {width:.0f}×{height:.0f}")
+
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
+    measure("went out, in place")
+    for ending in ("The pool ran out", "Scores as on paper"):
+        page.locator("#entry nav.tabs").get_by_role("link", name=ending).tap()
+        expect(page.locator("#entry nav.tabs a[aria-current=page]")).to_have_text(ending)
+        measure(f"{ending}, in place")
+    page.locator("#entry nav.tabs").get_by_role("link", name="Someone went out").tap()
+    page.get_by_role("group", name="Who went out?").get_by_text("Bo", exact=True).tap()
+    for name, rack in (("Ann", "3"), ("Cy", "5"), ("Di", "8")):
+        page.get_by_role("textbox", name=name, exact=True).fill(rack)
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.get_by_text("Round 2 saved.")).to_be_visible()
+    measure("finished, with Undo")
+    page.reload()
+    measure("finished")
+    assert {name for name in small if name not in TOO_SMALL_FOR_NOW} == set(), small
+    assert set(small) == TOO_SMALL_FOR_NOW, f"now 44×44, drop from TOO_SMALL_FOR_NOW: {small}"

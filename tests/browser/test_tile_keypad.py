@@ -152,6 +152,42 @@ def test_the_keypad_fits_a_360_px_phone(page: Page, live_server: str) -> None:
     expect(keypad(page).get_by_text("blue 9: all 4 copies are already on racks")).to_be_visible()
 
 
+def test_on_a_small_phone_the_keypad_shows_its_rack_and_done_moves_on(
+    page: Page, live_server: str
+) -> None:
+    """At 360×640, in place on the session page: each rack's keypad opens scrolled so that the
+    rack's field and every key are on the screen; Done moves on to the next rack, and after
+    the last one to Save."""
+    page.set_viewport_size({"width": 360, "height": 640})
+    session_id = create_session(page, live_server, tile_sets=1)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
+    expect(rack_field(page, "Bo")).to_be_focused()
+    on_screen = """([field, keys]) => {
+      const inside = (e) => { const r = e.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; };
+      return [inside(document.querySelector(field)),
+              Array.from(document.querySelectorAll(keys)).filter((k) => !inside(k)).length];
+    }"""
+    tiles = {"Bo": "red 3", "Cy": "blue 10", "Di": "joker"}
+    onward = {"Bo": rack_field(page, "Cy"), "Cy": rack_field(page, "Di")}
+    for name, tile in tiles.items():
+        page.get_by_role("button", name=f"Tiles for {name}").tap()
+        expect(keypad(page).locator(".key")).to_have_count(53)
+        expect(keypad(page).locator(".keypad-head")).to_contain_text(name)
+        field = "#" + rack_field(page, name).get_attribute("id")
+        assert page.evaluate(on_screen, [field, "#keypad .key"]) == [True, 0], name
+        key(page, tile).tap()
+        keypad(page).get_by_role("button", name="Done").tap()
+        expect(keypad(page)).to_be_hidden()
+        expect(onward.get(name, page.get_by_role("button", name="Save round"))).to_be_focused()
+    expect(page.locator("#preview")).to_have_text("Ann +43: adds up to 0.")
+    page.keyboard.press("Enter")  # Save has the focus
+    expect(page.get_by_text("Round 1 saved.")).to_be_visible()
+    stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}/rounds/1").json()
+    assert stored["scores"] == {"Ann": 43, "Bo": -3, "Cy": -10, "Di": -30}
+
+
 def test_a_cards_session_shows_suits_and_stores_cards(page: Page, live_server: str) -> None:
     session_id = create_session(page, live_server, played_with="cards")
     new_went_out_round(page, live_server, session_id, "Ann")
