@@ -138,7 +138,7 @@ def test_another_phone_saves_while_a_round_is_typed_in_place(
 
     # A's table follows, A is told, and A's round stays as typed, the caret where it was.
     expect(page.locator("#live-change")).to_have_text("Round 2 added.", timeout=LIVE_WAIT)
-    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    expect(round_scores(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
     for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
         expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
     expect(page.locator("#entry-title")).to_have_text("Round 2 of 3")
@@ -157,15 +157,15 @@ def test_another_phone_saves_while_a_round_is_typed_in_place(
     expect(page.get_by_role("radio", name="Cy")).to_be_checked()
     for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
         expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
-    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    expect(round_scores(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
     stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
     assert [r["scores"]["Bo"] for r in stored] == [-22, 20]
 
     # Saved again after a look: round 3, B's round 2 untouched.
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 3 saved.")).to_be_visible()
-    expect(round_scores(page, 3)).to_have_text(["-12", "-7", "+53", "-34"])
-    expect(round_scores(page, 2)).to_have_text(["-5", "+20", "-6", "-9"])
+    expect(round_scores(page, 3)).to_have_text(starting_with("-12", "-7", "+53", "-34"))
+    expect(round_scores(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
     stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
     assert [r["number"] for r in stored] == [1, 2, 3]
     assert stored[2]["scores"] == {"Ann": -12, "Bo": -7, "Cy": 53, "Di": -34}
@@ -176,17 +176,15 @@ def test_another_phone_saves_while_a_round_is_typed_in_place(
 def test_a_round_saved_in_place_brings_the_new_chart_after_the_table(
     page: Page, live_server: str
 ) -> None:
-    """The session page's chart image is fetched lazily (after the layout that puts the new
-    table in place, or once it comes near the screen), the summary's at once (it prints); after
-    a round saved in place the new chart comes."""
+    """The session page's chart image (the drawing of the page's theme, light here) is fetched
+    lazily, after the layout that puts the new table in place, or once it comes near the
+    screen; after a round saved in place the new chart comes."""
     session_id = new_session(page, live_server, PLAYERS)
     round_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
     add_round(page, live_server, session_id, round_1)
     loaded = "img => img.complete && img.naturalWidth > 0"
-    page.goto(f"{live_server}/sessions/{session_id}/summary")
-    expect(page.locator("#chart img")).not_to_have_attribute("loading", "lazy")
     page.goto(f"{live_server}/sessions/{session_id}")
-    chart = page.locator("#chart img")
+    chart = page.locator("#chart img:visible")
     expect(chart).to_have_attribute("loading", "lazy")
     page.wait_for_function(f"() => ({loaded})(document.querySelector('#chart img'))")
     old = chart.get_attribute("src")
@@ -464,7 +462,7 @@ TARGETS = """() => {
 }"""
 # Too small today, left to the restyle of the page (not this test's to fix): the tiles of a
 # rack in a table cell, and the QR code's summary. Drop a line once its control is 44×44.
-TOO_SMALL_FOR_NOW = {"summary 3 tiles", "summary Another phone joins"}
+TOO_SMALL_FOR_NOW: set[str] = set()
 
 
 def test_every_control_on_the_session_page_is_44_px_square(page: Page, live_server: str) -> None:
