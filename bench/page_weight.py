@@ -21,6 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common import machine, table  # noqa: E402
 
+from scorekeeper.network import lan_addresses  # noqa: E402
+
 RAW_BUDGET = 30 * 1024
 GZIP_BUDGET = 10 * 1024
 GZIP_LEVEL = 6  # Flask-Compress's default COMPRESS_LEVEL: what the app serves
@@ -107,9 +109,12 @@ def fetch(client, url: str, status: int = 200) -> Fetched:  # type: ignore[no-un
 def other_hosts(text: str) -> list[str]:
     """Absolute or protocol-relative URLs to any host but the app's own."""
     found = []
-    for match in re.finditer(r"(?:https?:)?//([A-Za-z0-9.-]+\.[A-Za-z]{2,}|[A-Za-z0-9-]+)", text):
+    own = {HOST, *lan_addresses()}  # the session's address for the other phones is the app's
+    for match in re.finditer(
+        r"(?:https?:)?//(\d+\.\d+\.\d+\.\d+|[A-Za-z0-9.-]+\.[A-Za-z]{2,}|[A-Za-z0-9-]+)", text
+    ):
         url = text[match.start() : match.end() + 30]
-        if match[1] == HOST or url.startswith(NOT_FETCHED):
+        if match[1] in own or url.startswith(NOT_FETCHED):
             continue
         if match[0].startswith("//") and text[max(0, match.start() - 1)] not in "\"'(=":
             continue  # a // comment in a script, not a URL
