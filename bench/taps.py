@@ -118,18 +118,24 @@ document.addEventListener("keydown", (event) => {
   }
 }, true);
 """
-LANDED = """
-async () => {
-  const paint = await new Promise((done) => {
+# The page's first contentful paint (waiting for it if it has not come yet), as `paint`.
+FIRST_PAINT = """  const paint = await new Promise((done) => {
     const found = performance.getEntriesByName("first-contentful-paint")[0];
     if (found) return done(found.startTime);
     new PerformanceObserver((list) => done(list.getEntries()[0].startTime))
       .observe({ type: "paint", buffered: true });
     setTimeout(() => done(null), 5000);
   });
-  return paint - (Number(sessionStorage.getItem("bench-enter")) - performance.timeOrigin);
+"""
+LANDED = (
+    """
+async () => {
+"""
+    + FIRST_PAINT
+    + """  return paint - (Number(sessionStorage.getItem("bench-enter")) - performance.timeOrigin);
 }
 """
+)
 CHART_LOADED = """
 () => { const img = document.querySelector("#chart img");
   return !img || (img.complete && img.naturalWidth > 0); }
@@ -137,19 +143,16 @@ CHART_LOADED = """
 RESET = """
 () => Object.assign(window.__bench, { enter: null, swapped: null, painted: null, nextFrame: null })
 """
-LOAD = """
+LOAD = (
+    """
 async () => {
-  const paint = await new Promise((done) => {
-    const found = performance.getEntriesByName("first-contentful-paint")[0];
-    if (found) return done(found.startTime);
-    new PerformanceObserver((list) => done(list.getEntries()[0].startTime))
-      .observe({ type: "paint", buffered: true });
-    setTimeout(() => done(null), 5000);
-  });
-  const nav = performance.getEntriesByType("navigation")[0];
+"""
+    + FIRST_PAINT
+    + """  const nav = performance.getEntriesByType("navigation")[0];
   return { paint, load: nav.loadEventEnd, dom: nav.domContentLoadedEventEnd };
 }
 """
+)
 
 
 @dataclass

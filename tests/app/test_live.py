@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from test_seats import contrast
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
@@ -606,18 +607,6 @@ def test_six_players_have_six_different_looks(app: Flask, client: FlaskClient) -
     }
     assert len(looks) == 6
     assert len(set(DASHES)) == 6
-
-
-def _luminance(colour: str) -> float:
-    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(one: str, other: str) -> float:
-    """WCAG 2's contrast ratio of two #rrggbb colours."""
-    high, low = sorted((_luminance(one), _luminance(other)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
