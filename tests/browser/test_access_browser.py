@@ -44,6 +44,7 @@ def test_set_a_passphrase_then_sign_in(page: Page, live_server: str) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"]
 
+    page.locator("#household-menu > summary").tap()  # the header's key menu
     page.get_by_role("button", name="Sign out").tap()
     expect(page).to_have_url(re.compile(r"/sign-in$"))
     page.goto(live_server + "/")

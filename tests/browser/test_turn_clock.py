@@ -110,6 +110,7 @@ def test_clock_off_is_offered_and_set_with_one_tap(page: Page, live_server: str)
     session_id = create_session(page, live_server)
     page.goto(f"{live_server}/sessions/{session_id}")
     expect(page.get_by_role("link", name="Turn clock · 60 s a turn")).to_have_count(0)
+    page.locator("#notes-section > summary").tap()  # "More"
     page.get_by_text("Rules of this session").tap()
     page.get_by_role("link", name="Turn clock: off — set one").tap()
     expect(page.get_by_text("The turn clock is off for this session.")).to_be_visible()
