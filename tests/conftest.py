@@ -28,11 +28,17 @@ DATABASES = [pytest.param("sqlite", id="sqlite")]
 if POSTGRES_URL:
     DATABASES.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
 
+# Passphrases hashed with a cheap scrypt (n=2**10, 4 ms instead of 160 ms of CPU a hash): what
+# the tests check is what is stored and compared, not the hash's cost; one test keeps the
+# default's (tests/app/test_access.py), and the real servers of tests/server hash as deployed.
+TEST_HASH_METHOD = "scrypt:1024:8:1"
+
 TEST_CONFIG = {
     "TESTING": True,
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": False,
     "PASSPHRASE": None,  # a passphrase exported in the shell must not gate the tests
+    "PASSPHRASE_HASH_METHOD": TEST_HASH_METHOD,
 }
 
 
@@ -138,6 +144,36 @@ def app(database_kind: str, schema: Schema, tmp_path: Path) -> Iterator[Flask]:
         db.engine.dispose()
 
 
+@pytest.fixture(scope="module", params=DATABASES)
+def module_database_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def module_app(
+    module_database_kind: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Flask]:
+    """One app for many tests of a module that each assert they wrote nothing (so that each
+    finds what the last one left): on a database of its own, apart from `app`'s, which other
+    tests empty (a SQLite file; PostgreSQL's `<test database>_module`), its tables made by
+    create_all. A test that finds it changed must put it back (see tests/app/test_hostile.py)."""
+    folder = tmp_path_factory.mktemp("module-app")
+    if module_database_kind == "sqlite":
+        url = f"sqlite:///{folder / 'module.sqlite'}"
+    else:
+        assert POSTGRES_URL is not None
+        url = fresh_postgres_url(POSTGRES_URL, "_module")
+    app = create_app(
+        {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}, instance_path=str(folder / "instance")
+    )
+    with app.app_context():
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 @pytest.fixture
 def migrated_app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
     """The app on a database whose schema `flask db upgrade` made (the real migrations), for
@@ -178,6 +214,7 @@ def make_app(app: Flask, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
                 "TESTING": True,
                 "SECRET_KEY": "test",
                 "WTF_CSRF_ENABLED": False,
+                "PASSPHRASE_HASH_METHOD": TEST_HASH_METHOD,
                 "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
                 **config,
             },
