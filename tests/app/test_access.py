@@ -19,6 +19,9 @@ from scorekeeper.extensions import db
 from scorekeeper.models import FailedSignIn, Household
 from scorekeeper.services import access
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 PASSPHRASE = "tiles on the table"
 NEW_PASSPHRASE = "jokers are wild"
 YEAR = 365 * 24 * 60 * 60

@@ -49,6 +49,9 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
