@@ -16,6 +16,10 @@ class Defaults:
     # The household passphrase (SCOREKEEPER_PASSPHRASE). When set it wins over the one set in
     # the app; it is hashed at start and the plain text is kept nowhere else.
     PASSPHRASE: str | None = None
+    # How a passphrase is hashed (werkzeug's method: "scrypt" is scrypt with n=2**15, r=8,
+    # p=1). The test suite sets a cheaper scrypt (tests/conftest.py): hashing is not what it
+    # tests, and the default's 0.16 s of CPU a hash was a tenth of the suite's time.
+    PASSPHRASE_HASH_METHOD: str = "scrypt"
     # The "remember this phone" cookie, and how long it lasts (a year).
     ACCESS_COOKIE_NAME: str = "scorekeeper_access"
     ACCESS_COOKIE_MAX_AGE: int = 365 * 24 * 60 * 60

@@ -21,6 +21,7 @@ from postgres_databases import fresh_postgres_url
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.services import access
 
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
@@ -28,11 +29,17 @@ DATABASES = [pytest.param("sqlite", id="sqlite")]
 if POSTGRES_URL:
     DATABASES.append(pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres))
 
+# Passphrases hashed with a cheap scrypt (n=2**10, 4 ms instead of 160 ms of CPU a hash): what
+# the tests check is what is stored and compared, not the hash's cost; one test keeps the
+# default's (tests/app/test_access.py), and the real servers of tests/server hash as deployed.
+TEST_HASH_METHOD = "scrypt:1024:8:1"
+
 TEST_CONFIG = {
     "TESTING": True,
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": False,
     "PASSPHRASE": None,  # a passphrase exported in the shell must not gate the tests
+    "PASSPHRASE_HASH_METHOD": TEST_HASH_METHOD,
 }
 
 
@@ -58,6 +65,8 @@ class Schema:
         self.sqlite_template: Path | None = None
         self.postgres_url = fresh_postgres_url(POSTGRES_URL, "") if POSTGRES_URL else None
         self.postgres_ready = False
+        # One pooled connection for emptying the tables, test after test.
+        self.postgres = sa.create_engine(self.postgres_url) if self.postgres_url else None
 
     def _create_all(self, url: str) -> None:
         app = create_app(
@@ -77,19 +86,18 @@ class Schema:
         return f"sqlite:///{target}"
 
     def postgres_tables(self) -> str:
-        assert self.postgres_url is not None
+        """The worker's PostgreSQL database with the app's tables, empty, every id sequence
+        back at 1. DELETE and setval, not TRUNCATE ... RESTART IDENTITY: on tables this small
+        TRUNCATE cost PostgreSQL some 60 ms of CPU a test (new files for every table), these
+        about 1 ms."""
+        assert self.postgres_url is not None and self.postgres is not None
         if not self.postgres_ready:
             _drop_everything(self.postgres_url)
             self._create_all(self.postgres_url)
             self.postgres_ready = True
             return self.postgres_url
-        engine = sa.create_engine(self.postgres_url)
-        try:
-            with engine.begin() as connection:
-                names = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
-                connection.exec_driver_sql(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
-        finally:
-            engine.dispose()
+        with self.postgres.begin() as connection:
+            _empty_tables(connection)
         return self.postgres_url
 
     def postgres_empty(self) -> str:
@@ -100,8 +108,11 @@ class Schema:
 
 
 @pytest.fixture(scope="session")
-def schema(tmp_path_factory: pytest.TempPathFactory) -> Schema:
-    return Schema(tmp_path_factory.mktemp("schema"))
+def schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Schema]:
+    made = Schema(tmp_path_factory.mktemp("schema"))
+    yield made
+    if made.postgres is not None:
+        made.postgres.dispose()
 
 
 @pytest.fixture(params=DATABASES)
@@ -120,10 +131,92 @@ def database_url(database_kind: str, schema: Schema, tmp_path: Path) -> Iterator
     schema.postgres_empty()  # whatever the test made, the next one starts from the tables
 
 
+class SharedApps:
+    """This worker's one app per database for the test files marked `shared_app`, served test
+    after test as a running app serves request after request: made by create_app once, on a
+    database of its own (a SQLite file; PostgreSQL's `<test database>_shared`), its tables
+    made by create_all. Before each test its tables are emptied (every id sequence back at 1)
+    and what a test may have changed in it is put back: its configuration, and the right
+    passphrases it remembers. A fresh app for each of those tests cost more than the test."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.apps: dict[str, tuple[Flask, dict[str, Any], str | None]] = {}
+
+    def app(self, kind: str) -> Flask:
+        if kind not in self.apps:
+            if kind == "sqlite":
+                url = f"sqlite:///{self.folder / 'shared.sqlite'}"
+            else:
+                assert POSTGRES_URL is not None
+                url = fresh_postgres_url(POSTGRES_URL, "_shared")
+            app = create_app(
+                {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url},
+                instance_path=str(self.folder / f"instance-{kind}"),
+            )
+            with app.app_context():
+                db.create_all()
+                db.session.remove()
+            self.apps[kind] = (app, dict(app.config), app.static_folder)
+            return app
+        app, config, static_folder = self.apps[kind]
+        app.config.clear()
+        app.config.update(config)
+        app.static_folder = static_folder
+        app.extensions[access.VERIFIED] = set()
+        with app.app_context(), db.engine.begin() as connection:
+            _empty_tables(connection)
+        return app
+
+    def after(self, kind: str) -> None:
+        """A test that left a connection checked out (a transaction open) leaves the app."""
+        app = self.apps[kind][0]
+        with app.app_context():
+            db.session.remove()
+            if db.engine.pool.checkedout():  # type: ignore[attr-defined]
+                del self.apps[kind]
+                db.engine.dispose()
+
+    def close(self) -> None:
+        for app, _config, _static in self.apps.values():
+            with app.app_context():
+                db.engine.dispose()
+
+
+def _empty_tables(connection: sa.Connection) -> None:
+    """Every row of the app's tables deleted, and on PostgreSQL every id sequence back at 1
+    (SQLite's ids start again at 1 by themselves: the tables have no AUTOINCREMENT)."""
+    for table in reversed(db.metadata.sorted_tables):
+        connection.execute(table.delete())
+    if connection.dialect.name == "postgresql":
+        sequences = connection.exec_driver_sql(
+            "SELECT c.oid::regclass::text FROM pg_class c"
+            " JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE c.relkind = 'S' AND n.nspname = current_schema()"
+        ).scalars()
+        for sequence in sequences.all():
+            connection.execute(sa.select(sa.func.setval(sequence, 1, False)))
+
+
+@pytest.fixture(scope="session")
+def shared_apps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SharedApps]:
+    apps = SharedApps(tmp_path_factory.mktemp("shared"))
+    yield apps
+    apps.close()
+
+
 @pytest.fixture
-def app(database_kind: str, schema: Schema, tmp_path: Path) -> Iterator[Flask]:
+def app(
+    database_kind: str, schema: Schema, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Flask]:
     """The app under test, on the app's tables (create_all: migrations have tests of their
-    own), holding no row."""
+    own), holding no row: made for the test, or in a file marked `shared_app` this worker's
+    app for the database, put back as it was made (SharedApps)."""
+    if request.node.get_closest_marker("shared_app"):
+        shared: SharedApps = request.getfixturevalue("shared_apps")
+        yield shared.app(database_kind)
+        shared.after(database_kind)
+        return
     if database_kind == "sqlite":
         url = schema.sqlite_copy(tmp_path / "test.sqlite")
     else:
@@ -132,6 +225,36 @@ def app(database_kind: str, schema: Schema, tmp_path: Path) -> Iterator[Flask]:
         {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url},
         instance_path=str(tmp_path / "instance"),
     )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def module_database_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def module_app(
+    module_database_kind: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Flask]:
+    """One app for many tests of a module that each assert they wrote nothing (so that each
+    finds what the last one left): on a database of its own, apart from `app`'s, which other
+    tests empty (a SQLite file; PostgreSQL's `<test database>_module`), its tables made by
+    create_all. A test that finds it changed must put it back (see tests/app/test_hostile.py)."""
+    folder = tmp_path_factory.mktemp("module-app")
+    if module_database_kind == "sqlite":
+        url = f"sqlite:///{folder / 'module.sqlite'}"
+    else:
+        assert POSTGRES_URL is not None
+        url = fresh_postgres_url(POSTGRES_URL, "_module")
+    app = create_app(
+        {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}, instance_path=str(folder / "instance")
+    )
+    with app.app_context():
+        db.create_all()
     yield app
     with app.app_context():
         db.session.remove()
@@ -178,6 +301,7 @@ def make_app(app: Flask, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
                 "TESTING": True,
                 "SECRET_KEY": "test",
                 "WTF_CSRF_ENABLED": False,
+                "PASSPHRASE_HASH_METHOD": TEST_HASH_METHOD,
                 "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
                 **config,
             },

@@ -129,9 +129,7 @@ def init_app(app: Flask) -> None:
             "SCOREKEEPER_PASSPHRASE is shorter than %d characters: easy to guess.", MIN_PASSPHRASE
         )
     fingerprint = hmac.new(_secret(app), b"configured\0" + text.encode(), hashlib.sha256)
-    app.extensions[CONFIGURED] = ConfiguredPassphrase(
-        generate_password_hash(text), fingerprint.hexdigest()
-    )
+    app.extensions[CONFIGURED] = ConfiguredPassphrase(_hash(text, app), fingerprint.hexdigest())
 
 
 def clean(passphrase: str) -> str:
@@ -142,6 +140,12 @@ def clean(passphrase: str) -> str:
 def _secret(app: Flask) -> bytes:
     key = app.secret_key or ""
     return key if isinstance(key, bytes) else str(key).encode()
+
+
+def _hash(text: str, app: Flask | None = None) -> str:
+    """The passphrase's salted hash, by the configured method (PASSPHRASE_HASH_METHOD)."""
+    method = str((app or current_app).config.get("PASSPHRASE_HASH_METHOD") or "scrypt")
+    return generate_password_hash(text, method=method)
 
 
 def _now() -> datetime:
@@ -422,7 +426,7 @@ def set_passphrase(passphrase: str | None) -> None:
                 "A passphrase is already set: change it with the current one.",
             )
         )
-    new_hash = generate_password_hash(_new_passphrase(passphrase))
+    new_hash = _hash(_new_passphrase(passphrase))
     _write_household(
         None,
         new_hash,
@@ -443,7 +447,7 @@ def change_passphrase(address: str, current: str | None, passphrase: str | None)
     check_passphrase(address, current)
     _write_household(
         state.passphrase_hash,
-        generate_password_hash(text),
+        _hash(text),
         Problem(
             "passphrase_refused",
             "The passphrase was changed a moment ago, perhaps on another phone.",

@@ -14,8 +14,13 @@ from flask.testing import FlaskClient
 from werkzeug.security import check_password_hash
 from werkzeug.test import TestResponse
 
+from scorekeeper.config import Defaults
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedSignIn, Household
+from scorekeeper.services import access
+
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
 
 PASSPHRASE = "tiles on the table"
 NEW_PASSPHRASE = "jokers are wild"
@@ -146,6 +151,27 @@ def test_the_stored_passphrase_is_a_hash(app: Flask, locked: FlaskClient) -> Non
         assert row.passphrase_hash.split(":")[0] in ("scrypt", "pbkdf2")
         assert check_password_hash(row.passphrase_hash, PASSPHRASE)
         assert row.cookie_epoch == 1
+
+
+def test_as_deployed_a_passphrase_is_hashed_with_full_cost_scrypt(
+    app: Flask, make_app: Callable[..., Flask]
+) -> None:
+    """The tests hash with a cheap scrypt (tests/conftest.py); the app's default is werkzeug's
+    scrypt at its full cost (n=2**15, r=8, p=1), set in the app or by its configuration."""
+    assert Defaults.PASSPHRASE_HASH_METHOD == "scrypt"
+    deployed = make_app(PASSPHRASE_HASH_METHOD=Defaults.PASSPHRASE_HASH_METHOD)
+    assert set_passphrase(deployed.test_client()).status_code == 303
+    with app.app_context():
+        row = db.session.get(Household, 1)
+        assert row is not None and row.passphrase_hash is not None
+        assert row.passphrase_hash.startswith("scrypt:32768:8:1$")
+        assert check_password_hash(row.passphrase_hash, PASSPHRASE)
+    configured = make_app(
+        PASSPHRASE_HASH_METHOD=Defaults.PASSPHRASE_HASH_METHOD, PASSPHRASE=NEW_PASSPHRASE
+    )
+    hashed = configured.extensions[access.CONFIGURED].passphrase_hash
+    assert hashed.startswith("scrypt:32768:8:1$")
+    assert check_password_hash(hashed, NEW_PASSPHRASE)
 
 
 def test_a_short_or_mismatched_passphrase_is_refused(app: Flask, client: FlaskClient) -> None:

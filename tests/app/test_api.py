@@ -14,6 +14,9 @@ from api_answers import problems
 from flask import Flask
 from flask.testing import FlaskClient
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 DEFAULT_RULES = {

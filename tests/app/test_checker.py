@@ -11,6 +11,9 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 API = "/api/v1"
 PAGE = "/tools/check"
 REMINDER = "Play the freed joker this turn: it may never end on a rack."

@@ -13,6 +13,9 @@ from flask.testing import FlaskClient
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.turns import turn_order, who_starts
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 
 

@@ -22,6 +22,9 @@ from scorekeeper.services import export
 from scorekeeper.services.rounds import add_round
 from scorekeeper.services.sessions import create_session, get_session
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 BOM = b"\xef\xbb\xbf"
 PLAYED_ON = date(2026, 11, 30)
 FOUR = ["Ann", "Bo", "Cy", "Di"]

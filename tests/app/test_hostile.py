@@ -49,6 +49,9 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
@@ -103,13 +106,67 @@ def create(client: FlaskClient, players: list[str] = PLAYERS, **fields: Any) -> 
     return response.get_json()["id"]
 
 
-@pytest.fixture
-def sid(client: FlaskClient) -> int:
+def sunday(client: FlaskClient) -> int:
     """A session of Ann, Bo, Cy and Di with round 1 played (two of three rounds to go)."""
     session_id = create(client, name="Sunday")
     response = client.post(f"{API}/sessions/{session_id}/rounds", json=WENT_OUT)
     assert response.status_code == 201
     return session_id
+
+
+@pytest.fixture
+def sid(client: FlaskClient) -> int:
+    """Sunday's session (see sunday) on the test's own app."""
+    return sunday(client)
+
+
+@dataclass
+class Table:
+    """The session every case of the table is sent to, and what the API and the tables showed
+    when it was made: what each case must leave."""
+
+    app: Flask
+    sid: int
+    before: tuple[Any, ...]
+    changed: bool = False
+
+    def make(self) -> None:
+        with self.app.app_context():
+            db.drop_all()
+            db.create_all()
+            db.session.remove()
+        self.sid = sunday(self.app.test_client())
+        self.before = snapshot(self.app.test_client(), self.app)
+        self.changed = False
+
+
+@pytest.fixture(scope="module")
+def made_table(module_app: Flask) -> Table:
+    table = Table(module_app, 0, ())
+    table.make()
+    return table
+
+
+@pytest.fixture
+def table(made_table: Table) -> Table:
+    """Sunday's session, shared by the cases of the table (each asserts it wrote nothing, so
+    each finds it as it was made); made again after a case that may have changed it."""
+    if made_table.changed:
+        made_table.make()
+    return made_table
+
+
+@contextmanager
+def left_as_made(table: Table) -> Iterator[None]:
+    """nothing_written, against the table as it was made: the case counts as a change until
+    the three checks pass."""
+    table.changed = True
+    yield
+    after = snapshot(table.app.test_client(), table.app)
+    assert after[0] == table.before[0], "the session list changed"
+    assert after[1] == table.before[1], "a session document changed"
+    assert after[2] == table.before[2], "a table gained or lost rows"
+    table.changed = False
 
 
 def raw_round(rack: str) -> str:
@@ -764,11 +821,9 @@ def test_the_table_has_no_duplicate_ids() -> None:
 
 
 @pytest.mark.parametrize("case", TABLE, ids=[case.id for case in TABLE])
-def test_hostile_input_is_refused_and_nothing_written(
-    client: FlaskClient, app: Flask, sid: int, case: Hostile
-) -> None:
-    with nothing_written(client, app):
-        response = send(client, case, sid)
+def test_hostile_input_is_refused_and_nothing_written(table: Table, case: Hostile) -> None:
+    with left_as_made(table):
+        response = send(table.app.test_client(), case, table.sid)  # a phone of its own
         found = problems(response, case.status)
     assert {p["code"] for p in found} == {case.code}, found
     if case.field is not None:

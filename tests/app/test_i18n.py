@@ -22,6 +22,9 @@ from jinja2 import Environment, nodes
 
 from scorekeeper.web.i18n import LANGUAGES, babel
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 TEMPLATES = ROOT / "scorekeeper" / "templates"

@@ -18,6 +18,9 @@ from scorekeeper.rules.tiles import check_supply
 from scorekeeper.web.forms import SETTING_LABELS
 from scorekeeper.web.messages import RULES_TEXTS, translate
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 

@@ -18,6 +18,9 @@ from flask import Flask
 from scorekeeper.extensions import db
 from scorekeeper.services import backup, rounds, sessions
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 Document = dict[str, Any]
 
 

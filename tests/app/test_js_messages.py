@@ -23,6 +23,9 @@ from scorekeeper.web.assets import BUNDLES, ON_DEMAND
 from scorekeeper.web.js_messages import JS_MESSAGES
 from scorekeeper.web.text import LazyPlural, for_script
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 SCRIPTS = sorted(STATIC.glob("*.js"))
 BLOCK = re.compile(r'<script type="application/json" id="js-messages">(.*?)</script>', re.S)

@@ -22,6 +22,9 @@ from scorekeeper.services.documents import session_document
 from scorekeeper.web.chart import DASHES, running_chart
 from scorekeeper.web.seats import colours, marks, palette
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 API = "/api/v1"
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 SVG = "{http://www.w3.org/2000/svg}"

@@ -20,6 +20,9 @@ from flask.testing import FlaskClient
 from scorekeeper.config import Defaults
 from scorekeeper.web.openapi import OPENAPI
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 API = "/api/v1"
 JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -207,7 +210,8 @@ def test_every_documented_operation_exists(app: Flask) -> None:
     assert documented_operations() - app_operations(app) == set()
 
 
-def test_a_new_route_would_be_noticed(app: Flask) -> None:
+def test_a_new_route_would_be_noticed(make_app: Callable[..., Flask]) -> None:
+    app = make_app()  # an app of its own: the route added is no other test's
     assert ("/api/v1/sessions/{session_id}/rounds/{number}", "DELETE") in app_operations(app)
     app.add_url_rule(f"{API}/sessions/<int:session_id>/notes", "notes", lambda session_id: "")
     missing = app_operations(app) - documented_operations()

@@ -15,6 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 KB = 1024
 BUDGET = (30 * KB, 10 * KB)  # uncompressed, gzip
 # Pages over the budget today, each with the ceiling it must stay under meanwhile (what it

@@ -17,6 +17,9 @@ from scorekeeper.rules import LABELS
 from scorekeeper.services import sessions
 from scorekeeper.services.sessions import SessionView
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 

@@ -37,6 +37,9 @@ from scorekeeper.services import rounds, sessions, stats
 from scorekeeper.services.errors import BadRequest, NotFound
 from scorekeeper.services.stats import Period, RoundMark, Streak
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 
 def went_out(winner: str, **racks: int) -> dict[str, Any]:
     return {"ending": "went_out", "winner": winner, "racks": racks}

@@ -123,6 +123,7 @@ def make_pseudo_app(translations: Path, database: Path, **config: Any) -> Flask:
             "WTF_CSRF_ENABLED": False,
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
             "PASSPHRASE": None,
+            "PASSPHRASE_HASH_METHOD": "scrypt:1024:8:1",  # cheap, as in tests/conftest.py
             "BABEL_TRANSLATION_DIRECTORIES": str(translations),
             "EXTRA_LANGUAGES": {PSEUDO: PSEUDO_NAME},
             **config,

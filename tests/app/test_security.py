@@ -7,6 +7,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.security import HEADERS
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 
 @pytest.mark.parametrize("path", ["/", "/sessions/new", "/healthz", "/api/v1/sessions", "/nope"])
 def test_every_response_carries_the_security_headers(client: FlaskClient, path: str) -> None:

@@ -17,6 +17,9 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from scorekeeper.extensions import db
 from scorekeeper.services import backup, rounds, sessions
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 
 def assert_summaries_true() -> None:
     """Every stored summary equals the one worked out from the session's rounds, and the

@@ -10,6 +10,9 @@ import pytest
 from flask.testing import FlaskClient
 from posted_forms import new_session_form
 
+# The tests share this worker's app per database (tests/conftest.py SharedApps).
+pytestmark = pytest.mark.shared_app
+
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 
 

@@ -41,6 +41,9 @@ def serving(folder: Path, secret: str = "browser-test") -> Iterator[str]:
             "TESTING": True,
             "SECRET_KEY": secret,
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'browser.sqlite'}",
+            # A passphrase hashed cheaply, as in tests/conftest.py: no browser test or bench
+            # measures the hash.
+            "PASSPHRASE_HASH_METHOD": "scrypt:1024:8:1",
         },
         instance_path=str(folder / "instance"),
     )

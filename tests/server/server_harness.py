@@ -8,6 +8,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from postgres_databases import fresh_postgres_url
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,15 +52,70 @@ if POSTGRES_URL:
 TROUBLE = re.compile(r"Traceback|database is locked|\[CRITICAL\]|WORKER TIMEOUT", re.I)
 
 
-def prepare_database(kind: str, directory: Path) -> str:
-    """An empty database of that kind, its schema made by `flask db upgrade`; its URL."""
+# What `flask db upgrade` made in this worker, per kind of database: a copy of the SQLite file
+# it made, and the PostgreSQL database it upgraded (while no test has changed its schema since).
+_MIGRATED: dict[str, str] = {}
+
+
+def prepare_database(kind: str, directory: Path, *, fresh: bool = False) -> str:
+    """An empty database of that kind, its schema made by `flask db upgrade`; its URL.
+
+    The command runs once per worker and kind of database (a few seconds each time): after it,
+    a SQLite database is a copy of the file it made, and the PostgreSQL one is the database it
+    upgraded with every row deleted. `fresh`: the command runs for this database, which the
+    caller may then take down and up (the PostgreSQL one is upgraded again for the next)."""
     if kind == "sqlite":
-        url = f"sqlite:///{directory / 'scorekeeper.sqlite'}"
-    else:
-        assert POSTGRES_URL is not None
-        url = fresh_postgres_url(POSTGRES_URL, "_server")
+        path = directory / "scorekeeper.sqlite"
+        url = f"sqlite:///{path}"
+        made = _MIGRATED.get(kind)
+        if made is not None and not fresh:
+            shutil.copy2(made, path)  # the file's mode (0600) too
+            return url
+        upgrade(url)
+        if not fresh:
+            _MIGRATED[kind] = str(shutil.copy2(path, directory / "migrated.sqlite"))
+        return url
+    assert POSTGRES_URL is not None
+    url = fresh_postgres_url(POSTGRES_URL, "_server", empty=False)
+    if _MIGRATED.get(kind) == url and not fresh and _empty_at_head(url):
+        return url
+    _MIGRATED.pop(kind, None)
+    fresh_postgres_url(POSTGRES_URL, "_server")  # schema public dropped and made again
     upgrade(url)
+    if not fresh:
+        _MIGRATED[kind] = url
     return url
+
+
+def _empty_at_head(url: str) -> bool:
+    """Delete every row of the database's tables (alembic's own kept) and start every id
+    sequence again at 1, if its schema is at the migrations' head; whether it was."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory(str(REPO / "migrations")).get_current_head()
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as connection:
+            tables = sa.MetaData()
+            tables.reflect(connection)
+            if (
+                "alembic_version" not in tables.tables
+                or connection.scalar(sa.text("SELECT version_num FROM alembic_version")) != head
+            ):
+                return False
+            for table in reversed(tables.sorted_tables):
+                if table.name != "alembic_version":
+                    connection.execute(table.delete())
+            sequences = connection.exec_driver_sql(
+                "SELECT c.oid::regclass::text FROM pg_class c"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE c.relkind = 'S' AND n.nspname = current_schema()"
+            ).scalars()
+            for sequence in sequences.all():
+                connection.execute(sa.select(sa.func.setval(sequence, 1, False)))
+        return True
+    finally:
+        engine.dispose()
 
 
 def assert_clean_log(server: Server) -> None:

@@ -29,7 +29,7 @@ def tables_and_revision(url: str) -> tuple[set[str], str | None]:
 
 def test_upgrade_downgrade_to_base_and_upgrade_again(server_database: str, tmp_path: Path) -> None:
     head = ScriptDirectory(str(MIGRATIONS_DIR)).get_current_head()
-    url = prepare_database(server_database, tmp_path)  # `flask db upgrade` in a subprocess
+    url = prepare_database(server_database, tmp_path, fresh=True)  # by `flask db upgrade` itself
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url},
         instance_path=str(tmp_path / "instance"),
