@@ -4,54 +4,49 @@
 
 /* Colour theme: follows the system unless this phone chose light or dark (kept in
    localStorage); it sets data-theme="light" or "dark" on <html>, which app.css reads. */
-(function () {
+(() => {
   "use strict";
-  var KEY = "scorekeeper.theme";
-  var CHOICES = ["system", "light", "dark"];
-  var root = document.documentElement;
-
-  function stored() {
+  const KEY = "scorekeeper.theme";
+  const CHOICES = ["system", "light", "dark"];
+  const stored = () => {
     try {
-      var value = window.localStorage.getItem(KEY);
-      return CHOICES.indexOf(value) >= 0 ? value : "system";
-    } catch (e) {
+      const value = localStorage.getItem(KEY);
+      return CHOICES.includes(value) ? value : "system";
+    } catch (error) {
       return "system"; // storage blocked: follow the system
     }
-  }
+  };
 
   // "system" is resolved here, and again whenever the phone switches (app.css has one dark
   // block, under data-theme="dark").
-  var night = window.matchMedia ? window.matchMedia("(prefers-color-scheme:dark)") : null;
-  function apply(choice) {
-    if (choice === "system") choice = night && night.matches ? "dark" : "light";
-    root.setAttribute("data-theme", choice);
-  }
+  const night = window.matchMedia && matchMedia("(prefers-color-scheme:dark)");
+  const apply = (choice) => {
+    const dark = choice === "system" ? night && night.matches : choice === "dark";
+    document.documentElement.dataset.theme = dark ? "dark" : "light";
+  };
   if (night && night.addEventListener) {
-    night.addEventListener("change", function () {
-      if (stored() === "system") apply("system");
-    });
+    night.addEventListener("change", () => stored() === "system" && apply("system"));
   }
-
   apply(stored());
 
   /* The header's theme button: each tap the next of the three, its name saying which. */
-  function show() {
-    var button = document.getElementById("theme-toggle");
-    if (!button) return;
+  const show = () => {
+    const button = document.getElementById("theme-toggle");
+    if (!button) return null;
     button.hidden = false;
-    var names = button.querySelectorAll("[data-theme-name]");
-    for (var i = 0; i < names.length; i++) names[i].hidden = names[i].getAttribute("data-theme-name") !== stored();
-  }
-
-  document.addEventListener("DOMContentLoaded", function () {
-    var button = document.getElementById("theme-toggle");
+    button.querySelectorAll("[data-theme-name]").forEach((name) => {
+      name.hidden = name.dataset.themeName !== stored();
+    });
+    return button;
+  };
+  document.addEventListener("DOMContentLoaded", () => {
+    const button = show();
     if (!button) return;
-    show();
-    button.addEventListener("click", function () {
-      var choice = CHOICES[(CHOICES.indexOf(stored()) + 1) % 3];
+    button.addEventListener("click", () => {
+      const choice = CHOICES[(CHOICES.indexOf(stored()) + 1) % 3];
       try {
-        window.localStorage.setItem(KEY, choice);
-      } catch (e) {
+        localStorage.setItem(KEY, choice);
+      } catch (error) {
         /* not remembered, but still applied to this page */
       }
       apply(choice);
@@ -60,7 +55,7 @@
   });
 
   // Another tab of this app changed the theme: follow it.
-  window.addEventListener("storage", function (event) {
+  window.addEventListener("storage", (event) => {
     if (event.key !== KEY) return;
     apply(stored());
     show();
@@ -68,85 +63,66 @@
 })();
 
 /* Words and numbers in the page's language, for every script of the app (the one t(), and tn()
-   for a plural): the
-   #js-messages block at the end of the page (translated on the server, see web/js_messages.py;
-   only the words the page's scripts use), then the words a script fetched on demand brought
-   along (window.ScorekeeperWords, web/assets.py), else the fallback each call carries (the
-   English in the source; none as served, web/assets.py `without_fallbacks`); %(name)s
-   placeholders filled from params. The block is read at the first call, once the
+   for a plural): the #js-messages block at the end of the page (translated on the server, see
+   web/js_messages.py; only the words the page's scripts use), then the words a script fetched
+   on demand brought along (window.ScorekeeperWords, web/assets.py), else the fallback each call
+   carries (the English in the source; none as served, web/assets.py `without_fallbacks`);
+   %(name)s placeholders filled from params. The block is read at the first call, once the
    page's deferred scripts run and the whole page is there. */
-(function () {
+(() => {
   "use strict";
-  var MESSAGES = null;
+  let messages = null;
+  const found = (key) => {
+    if (messages === null) {
+      const holder = document.getElementById("js-messages");
+      if (!holder) return (window.ScorekeeperWords || {})[key]; // not read yet
+      messages = JSON.parse(holder.textContent || "{}");
+    }
+    return messages[key] || (window.ScorekeeperWords || {})[key];
+  };
+  const fill = (text, params) =>
+    text.replace(/%\((\w+)\)s/g, (all, name) => (params && name in params ? String(params[name]) : all));
+  const lang = () => document.documentElement.lang || undefined;
 
-  function messages() {
-    if (MESSAGES !== null) return MESSAGES;
-    var holder = document.getElementById("js-messages");
-    if (!holder) return {}; // not read yet: the fallback this time
-    MESSAGES = JSON.parse(holder.textContent || "{}");
-    return MESSAGES;
-  }
-
-  function fill(text, params) {
-    return text.replace(/%\((\w+)\)s/g, function (all, name) {
-      return params && name in params ? String(params[name]) : all;
-    });
-  }
-
-  function t(key, fallback, params) {
-    var words = window.ScorekeeperWords || {};
-    var found = messages()[key] || words[key];
-    return fill(typeof found === "string" ? found : fallback, params);
-  }
+  const t = (key, fallback, params) => {
+    const text = found(key);
+    return fill(typeof text === "string" ? text : fallback, params);
+  };
 
   /* A plural: the page's language's form for n (the block holds every form of its language by
      plural category, "one", "few", "many", "other": Polish has three), else English's. */
-  function category(n) {
+  const category = (n) => {
     try {
-      return new Intl.PluralRules(document.documentElement.lang || undefined).select(n);
+      return new Intl.PluralRules(lang()).select(n);
     } catch (error) {
       return n === 1 ? "one" : "other"; // an old browser: right for English and most others
     }
-  }
-
-  function tn(key, one, other, n, params) {
-    var words = window.ScorekeeperWords || {};
-    var forms = messages()[key] || words[key];
+  };
+  const tn = (key, one, other, n, params) => {
+    const forms = found(key);
     if (forms && typeof forms === "object") return fill(forms[category(n)] || forms.other, params);
     return fill(n === 1 ? one : other, params);
-  }
+  };
 
-  function formatter(options) {
+  const formatter = (options) => {
     try {
-      return new Intl.NumberFormat(document.documentElement.lang || undefined, options);
+      return new Intl.NumberFormat(lang(), options);
     } catch (error) {
       return new Intl.NumberFormat(undefined, options); // an unknown lang: the phone's own
     }
-  }
-
-  var numbers = formatter();
-  window.ScorekeeperText = {
-    t: t,
-    tn: tn,
-    formatter: formatter,
-    number: function (n) {
-      return numbers.format(n);
-    },
   };
+  const numbers = formatter();
+  window.ScorekeeperText = { t, tn, formatter, number: (n) => numbers.format(n) };
 })();
 
 /* Register the service worker (data-service-worker of this script's tag, /sw.js): it keeps
    the app shell and the last good copy of each page on this phone, so an open session
    survives a Wi-Fi blip. Browsers allow service workers only over https or on localhost;
    elsewhere the app works as before without one. */
-(function () {
+(() => {
   "use strict";
-  var script = document.currentScript;
+  const script = document.currentScript;
   if (!script || !("serviceWorker" in navigator) || !window.isSecureContext) return;
-  var url = script.dataset.serviceWorker;
-  window.addEventListener("load", function () {
-    navigator.serviceWorker.register(url).catch(function () {
-      return undefined;
-    });
-  });
+  const url = script.dataset.serviceWorker;
+  window.addEventListener("load", () => navigator.serviceWorker.register(url).catch(() => undefined));
 })();

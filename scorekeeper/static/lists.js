@@ -1,15 +1,14 @@
-/* Names in a sentence, in the page's language: "Ann, Bo and Cy", "Tomek i Zosia" (the
-   language's own list patterns, CLDR's through Babel on the server: web/js_messages.py). Bundled
-   with the scripts that say one (web/assets.py, BUNDLES): the round form and the turn clock. */
+/* Names in a sentence, in the page's language: "Ann, Bo and Cy", "Tomek i Zosia". The
+   browser's Intl.ListFormat, in the locale whose CLDR patterns the server's lists use too
+   (web/text.py, LIST_LOCALES: the app's English is British, without the serial comma), handed
+   to the page as the message list_locale; tests/browser/test_lists_browser.py holds the two
+   together in every language. Bundled with the scripts that say one (web/assets.py, BUNDLES):
+   the round form and the turn clock. */
 window.ScorekeeperAndList = (names) => {
   const { t } = window.ScorekeeperText;
-  if (names.length < 2) return names.join("");
-  if (names.length === 2) {
-    return t("list_two", "%(first)s and %(second)s", { first: names[0], second: names[1] });
+  try {
+    return new Intl.ListFormat(t("list_locale", "en-GB")).format(names);
+  } catch (error) {
+    return names.join(", "); // a browser without Intl.ListFormat (before 2021)
   }
-  let joined = t("list_end", "%(first)s and %(second)s", { first: names.at(-2), second: names.at(-1) });
-  for (let i = names.length - 3; i > 0; i -= 1) {
-    joined = t("list_middle", "%(first)s, %(second)s", { first: names[i], second: joined });
-  }
-  return t("list_start", "%(first)s, %(second)s", { first: names[0], second: joined });
 };

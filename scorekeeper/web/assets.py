@@ -74,9 +74,11 @@ BUNDLES: dict[str, tuple[str, ...]] = {
 # and the round form's (which the session page fetches only with a round entered in place).
 BUNDLES["app.form.css"] = ("app.css", "entry.css")
 # The other pages with a form: the fields, then what those pages have of their own.
-BUNDLES["app.pages.css"] = ("app.css", "entry.css", "pages.css")
+BUNDLES["app.pages.css"] = ("app.css", "entry.css", "table.css", "pages.css")
 # The session page's and the summary's: every page's, then the table's (one gzip stream).
-BUNDLES["app.live.css"] = ("app.css", "live.css")
+BUNDLES["app.live.css"] = ("app.css", "table.css", "live.css")
+# What the session page fetches to show a round entered in place: the fields, then its card.
+BUNDLES["entry_in_place.css"] = ("entry.css", "in_place.css")
 # The table checker: what it fetches on demand, the tile notation its keypad writes, then the
 # checker itself.
 BUNDLES["checker_page.js"] = ("fetch_files.js", "tiles.js", "checker.js")

@@ -34,7 +34,7 @@ LEGEND_ROW = 24
 LEGEND_COLUMNS = 2
 HEADING = 44
 CORNER = 12  # the cards' corners (--r of static/app.css, 0.75rem), in the drawing's units
-FONT = "system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif"
+FONT = "system-ui, sans-serif"
 # The longest name the legend writes out; a longer one ends in an ellipsis.
 LEGEND_NAME = 14
 

@@ -8,22 +8,20 @@ and fills the `%(name)s` placeholders itself. Keys are stable
 identifiers, never the English text. A plural is one key, `lazy_plural(one, other)`, that the
 page hands over as every form of its language by plural category (Polish: one, few, many);
 the script says it with `tn(key, one, other, n, params)` (static/app.js), which picks the form
-with the browser's `Intl.PluralRules`. The list patterns (`list_*`) are the language's own
-from CLDR (Babel), not the catalogue's: "%(first)s i %(second)s". Numbers reach the
+with the browser's `Intl.PluralRules`. `list_locale` is not a message but the locale
+whose CLDR list patterns the server's lists use ("en-GB", "pl"), for the scripts'
+Intl.ListFormat (static/lists.js). Numbers reach the
 placeholders already formatted by the script for the page's language (Intl.NumberFormat).
 """
 
 from __future__ import annotations
 
-from scorekeeper.web.text import LazyPlural, LazyText, lazy_list_pattern, lazy_plural
+from scorekeeper.web.text import LazyPlural, LazyText, lazy_list_locale, lazy_plural
 from scorekeeper.web.text import lazy_text as _l
 
 JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
     # Shared by several scripts.
-    "list_two": lazy_list_pattern("two"),
-    "list_start": lazy_list_pattern("start"),
-    "list_middle": lazy_list_pattern("middle"),
-    "list_end": lazy_list_pattern("end"),
+    "list_locale": lazy_list_locale(),
     "done": _l("Done"),
     "joker": _l("joker"),
     "colour_black": _l("black"),

@@ -90,16 +90,14 @@ def names_list(names: Iterable[Any], style: ListStyle = "standard") -> str:
     return format_list([str(n) for n in names], style=style, locale=list_locale())
 
 
-def list_pattern(part: str) -> str:
-    """One of the language's list patterns for the scripts (static/lists.js), with named
-    placeholders: `two` ("%(first)s i %(second)s"), `start`, `middle`, `end`."""
-    patterns = list_locale().list_patterns["standard"]
-    pattern = patterns["2" if part == "two" else part]
-    return pattern.replace("{0}", "%(first)s").replace("{1}", "%(second)s")
+def list_locale_tag() -> str:
+    """The locale of the language's lists as a browser names it ("en-GB", "pl"), for the
+    scripts' Intl.ListFormat (static/lists.js): the same CLDR patterns as `names_list`."""
+    return str(list_locale()).replace("_", "-")
 
 
-def lazy_list_pattern(part: str) -> LazyText:
-    return LazyText(list_pattern, part)
+def lazy_list_locale() -> LazyText:
+    return LazyText(list_locale_tag)
 
 
 def for_script(message: LazyText | LazyPlural) -> str | dict[str, str]:

@@ -127,7 +127,7 @@ def test_a_stored_change_reads_back_or_becomes_the_generic_one(app: Flask) -> No
         assert change_text(Change("round_added", {"round": 3})) == "Dodano partię 3"
 
 
-def test_polish_scripts_get_every_plural_form_and_the_list_pattern(client: FlaskClient) -> None:
+def test_polish_scripts_get_every_plural_form_and_the_list_locale(client: FlaskClient) -> None:
     sid = session_with_a_shared_win(client)
     page = read(client, f"/sessions/{sid}/clock", "pl")
     words = json.loads(BLOCK.search(page)[1])
@@ -136,11 +136,12 @@ def test_polish_scripts_get_every_plural_form_and_the_list_pattern(client: Flask
     assert "%(count)s kostkę karną" in penalty["one"]
     assert "%(count)s kostki karne" in penalty["few"]
     assert "%(count)s kostek karnych" in penalty["many"]
-    assert words["list_two"] == "%(first)s i %(second)s"
-    assert words["list_end"] == "%(first)s i %(second)s"
+    assert words["list_locale"] == "pl"
     danish = json.loads(BLOCK.search(read(client, f"/sessions/{sid}/clock", "da"))[1])
     assert set(danish["clock_time_up_penalty"]) == {"one", "other"}
-    assert danish["list_two"] == "%(first)s og %(second)s"
+    assert danish["list_locale"] == "da"
+    english = json.loads(BLOCK.search(read(client, f"/sessions/{sid}/clock", "en"))[1])
+    assert english["list_locale"] == "en-GB"  # British: no serial comma
     # The keypad fetched on demand brings its forms too.
     fresh = client.post(f"{API}/sessions", json={"players": ["Tomek", "Zosia"]}).get_json()["id"]
     form = read(client, f"/sessions/{fresh}/rounds/new", "pl")

@@ -20,17 +20,6 @@ pytestmark = pytest.mark.shared_app
 
 KB = 1024
 BUDGET = (30 * KB, 10 * KB)  # uncompressed, gzip
-# Pages over the budget today, each with the ceiling it must stay under meanwhile (what it
-# weighs now, and a little room). Trimming them is open work (docs/PERFORMANCE.md, "Page
-# weight"); once one fits the budget, take it off this list (a test below says so).
-OVER_BUDGET: dict[str, tuple[int, int]] = {
-    # The round pages: within 30 KB, but 200-300 bytes of gzip over since the look's design
-    # tokens, header menus and seat marks came in (app.css, entry.css); trimming them is open
-    # work. (A family with scripts records rounds on the session page, which fits.)
-    "round form": (30 * 1024, 10 * 1024 + 384),
-    "round form, pool empty": (30 * 1024, 10 * 1024 + 512),
-    "round form, edit": (30 * 1024, 10 * 1024 + 384),
-}
 SIX = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
 GZIP = {"Accept-Encoding": "gzip"}
 
@@ -127,18 +116,9 @@ def weights(app: Flask, pages: dict[str, str], make_app: Callable[..., Flask]) -
 
 def test_every_page_is_within_its_budget(weights: dict[str, Weight]) -> None:
     for name, weight in weights.items():
-        raw, sent = OVER_BUDGET.get(name, BUDGET)
+        raw, sent = BUDGET
         assert weight.raw <= raw, f"{name}: {weight.raw} bytes, over {raw} ({weight.files})"
         assert weight.sent <= sent, f"{name}: {weight.sent} bytes sent, over {sent}"
         assert any("/app." in file and file.endswith(".css") for file in weight.files), name
         if name != "not found":  # Flask-Compress compresses 2xx answers only
             assert weight.sent < weight.raw / 2, name  # sent compressed
-
-
-def test_the_pages_over_budget_really_are(weights: dict[str, Weight]) -> None:
-    for name in OVER_BUDGET:
-        weight = weights[name]
-        assert weight.raw > BUDGET[0] or weight.sent > BUDGET[1], (
-            f"{name} fits the budget now ({weight.raw} bytes, {weight.sent} sent): "
-            "take it off OVER_BUDGET"
-        )
