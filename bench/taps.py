@@ -6,14 +6,14 @@ for the ratio.
 
 Goals (issue 15): went out is 1 tap + the digits + one Enter per rack; the last Enter to the
 new table painted in at most 50 ms (median) here, at most 150 ms at 4× CPU.
-The app is served, and Chromium launched, as the browser tests do (tests/browser/phone.py: a
-threaded Werkzeug server on a fresh SQLite file). `python bench/taps.py [--quick]` prints the
+The app is served as `make run` serves it (scorekeeper/serve.py: waitress, in a process of its
+own, started by tests/server/server_harness.py) on a fresh SQLite file; Chromium is launched as
+the browser tests do (tests/browser/phone.py). `python bench/taps.py [--quick]` prints the
 section.
 """
 
 from __future__ import annotations
 
-import logging
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -26,10 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from common import median, table, version_of  # noqa: E402
-from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, Thumb, serving  # noqa: E402
+from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, Thumb  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
+from server_harness import HOST, MAKE_RUN, Server, prepare_database  # noqa: E402
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 GOAL_MS = 50
@@ -62,10 +65,16 @@ TITLES = {
 
 @contextmanager
 def served_app() -> Iterator[str]:
-    """The app on a fresh SQLite file over real HTTP, as the browser tests' `live_server`."""
-    logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    with tempfile.TemporaryDirectory() as scratch, serving(Path(scratch), "bench-taps") as url:
-        yield url
+    """The app as `make run` serves it (scorekeeper/serve.py: waitress, in a process of its
+    own) on a fresh SQLite file made by `flask db upgrade`, on 127.0.0.1."""
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        server = Server(MAKE_RUN, prepare_database("sqlite", folder), folder / "server.log")
+        server.start()
+        try:
+            yield f"http://{HOST}:{server.port}"
+        finally:
+            server.stop()
 
 
 # In every page, on the page's own clock: the last Enter, the new live part put in its place
@@ -371,8 +380,8 @@ def run(quick: bool = False) -> str:
             "A 4-player round recorded in place on the session page (the round form fetched "
             "under the table, posted in the background, the new table swapped in: "
             "static/entry.js, live.js), in headless Chromium at a 390×844 touch viewport "
-            f"({found['chromium']}), the app served on 127.0.0.1 by a threaded Werkzeug server "
-            "on SQLite as in the browser tests. Every tap and key goes through one counter; "
+            f"({found['chromium']}), the app served on 127.0.0.1 as `make run` serves it "
+            "(waitress, a process of its own) on SQLite. Every tap and key goes through one counter; "
             "each rack's digits, then Enter, which moves to the next field and on the last one "
             "saves. tests/browser/test_evening.py asserts the went-out count.",
             "",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
@@ -25,11 +25,13 @@ from scorekeeper.services.changes import Change, round_change
 from scorekeeper.services.errors import bad_request, not_found
 from scorekeeper.services.sessions import (
     RoundView,
+    SessionView,
+    Stamp,
     load_session,
-    round_view,
     touch,
     view_of,
     writing,
+    written_stamp,
 )
 
 # No entry of a real game comes near this; it keeps every number inside a database integer.
@@ -170,7 +172,18 @@ def _tiles_text(scored: ScoredRound, player: str, played_with: str) -> str | Non
     return format_tiles(rack.tiles, played_with)
 
 
-def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
+class Written(NamedTuple):
+    """A round as a write left it, with its session and the session's stamp as the same write
+    left them: what answers a round saved in place is drawn from these, not read again after
+    the commit. `created`: False when an idempotency key named a round stored before."""
+
+    round: RoundView
+    session: SessionView
+    stamp: Stamp
+    created: bool = True
+
+
+def add_round(session_id: int, body: object) -> Written:
     """Record a new round; a repeated idempotency key returns the first round (created False).
 
     Writes to one session are serialised (services.sessions.writing), so two phones saving at
@@ -179,7 +192,7 @@ def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
     with writing(session_id) as gs:
         request = parse_body(body, Settings.from_dict(gs.rules))
         if request.key and (existing := _round_by_key(gs, request.key)):
-            return _view(gs, existing.number), False
+            return _written(gs, existing.number, created=False)
         number = len(gs.rounds) + 1
         if request.number is not None and request.number != number:
             if not 1 <= request.number < number:
@@ -196,8 +209,8 @@ def add_round(session_id: int, body: object) -> tuple[RoundView, bool]:
         _write_entries(gs, rnd, scored)
         db.session.add(rnd)
         touch(gs, round_change("round_added", number), rnd)
-        saved = _stored(gs, rnd)
-    return saved, True
+        written = _written(gs, number)
+    return written
 
 
 def _duplicate(number: int) -> RulesError:
@@ -220,11 +233,14 @@ def _find_round(gs: GameSession, number: int) -> Round:
     return rnd
 
 
-def _stored(gs: GameSession, rnd: Round) -> RoundView:
-    """The round just written, as it will be committed (read from the objects written, not
-    from the database again: the commit follows in the same transaction, or nothing does)."""
+def _written(gs: GameSession, number: int, *, created: bool = True) -> Written:
+    """The round `number` and its session as this write leaves them (read from the objects
+    written, not from the database again: the commit follows in the same transaction, or
+    nothing does)."""
     db.session.flush()
-    return round_view(rnd, {seat.id: seat.name for seat in gs.seats})
+    session = view_of(gs)
+    found = next(r for r in session.rounds if r.number == number)
+    return Written(found, session, written_stamp(gs), created)
 
 
 def _view(gs: GameSession, number: int) -> RoundView:
@@ -237,7 +253,7 @@ def get_round(session_id: int, number: int) -> RoundView:
     return _view(gs, number)
 
 
-def replace_round(session_id: int, number: int, body: object) -> RoundView:
+def replace_round(session_id: int, number: int, body: object) -> Written:
     """Edit a round: its scores are derived again from the new inputs.
 
     A body that carries the `version` of the round it was edited from applies to that round
@@ -249,8 +265,8 @@ def replace_round(session_id: int, number: int, body: object) -> RoundView:
         request = parse_body(body, Settings.from_dict(gs.rules))
         _rewrite(gs, rnd, _score(gs, request))
         touch(gs, round_change("round_changed", number), rnd)
-        saved = _stored(gs, rnd)
-    return saved
+        written = _written(gs, number)
+    return written
 
 
 def checked_version(seen: object) -> int | None:

@@ -589,6 +589,16 @@ class Stamp:
         return f"s{self.id}-v{self.version}-{self.generation or '0'}"
 
 
+def written_stamp(gs: GameSession) -> Stamp:
+    """The stamp of a session as the write in progress leaves it, read in that write's
+    transaction: what answers the write (its table, its Undo) carries this write's stamp, never
+    that of a write another phone made just after."""
+    generation = db.session.scalar(
+        sa.select(Household.generation).where(Household.id == HOUSEHOLD_ID)
+    )
+    return Stamp(gs.id, gs.version, generation or "")
+
+
 # Where household_and_stamp keeps the stamp it read, for session_stamp in the same request.
 _PEEKED = "scorekeeper_peeked_stamp"
 

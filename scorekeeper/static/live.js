@@ -11,7 +11,7 @@
   const INTERVAL = 1250;
   let live = document.getElementById("live");
   const notice = document.getElementById("live-change");
-  if (!live || !window.fetch || !window.DOMParser) return;
+  if (!live || !window.fetch) return;
 
   const pollUrl = live.dataset.poll;
   let etag = live.dataset.etag;
@@ -44,7 +44,13 @@
       });
   };
 
-  const parse = (html) => new DOMParser().parseFromString(html, "text/html").getElementById("live");
+  /* The live part of an answer, parsed once in this document (a template's content: no second
+     document to copy it from), ready to put in place; null if the answer holds none. */
+  const parse = (html) => {
+    const holder = document.createElement("template");
+    holder.innerHTML = html;
+    return holder.content.getElementById("live");
+  };
 
   const refresh = (html) => {
     const fresh = parse(html);
@@ -99,16 +105,15 @@
     if (focused && live.contains(focused) && !typing) {
       focusKey = focused.getAttribute("href") || focused.textContent;
     }
-    const adopted = document.importNode(fresh, true);
-    const place = adopted.querySelector("#entry");
+    const place = fresh.querySelector("#entry");
     if (entry && !saved && entry.childElementCount) {
       if (place) place.replaceWith(entry);
-      else adopted.querySelector("#scores-table").after(entry);
+      else fresh.querySelector("#scores-table").after(entry);
     } else if (entry && place) {
       place.className = entry.className;
     }
-    live.replaceWith(adopted);
-    live = adopted;
+    live.replaceWith(fresh);
+    live = fresh;
     if (typing) {
       typing.focus({ preventScroll: true });
       try {

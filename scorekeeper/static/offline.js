@@ -101,22 +101,19 @@
     if (event.defaultPrevented) return; // a second tap while the first is on its way
     event.preventDefault();
     const entry = entryOf();
+    const keepIt = () => keep(entry);
+    // In place on the session page (static/entry.js): posted in the background at once (the
+    // keeping below is done while it travels); no answer at all means no network, and the
+    // round is kept.
+    const inPlace = navigator.onLine && window.ScorekeeperEntry && form.closest("#entry");
+    const sent = inPlace ? window.ScorekeeperEntry.submit(form) : null;
     const used = field(entry, "key");
     if (used) write(USED, [used, ...read(USED).filter((k) => k !== used)].slice(0, 100));
     const path = here(form.action).pathname;
     write(QUEUE, queue().filter((e) => !(e.refused && here(e.url).pathname === path)));
-    const keepIt = () => keep(entry);
-    if (!navigator.onLine) {
-      keepIt();
-      return;
-    }
-    // In place on the session page (static/entry.js): posted in the background; no answer at
-    // all means no network, and the round is kept.
-    if (window.ScorekeeperEntry && form.closest("#entry")) {
-      window.ScorekeeperEntry.submit(form).catch(keepIt);
-      return;
-    }
-    serverAnswers().then((up) => (up ? form.submit() : keepIt()));
+    if (sent) sent.catch(keepIt);
+    else if (!navigator.onLine) keepIt();
+    else serverAnswers().then((up) => (up ? form.submit() : keepIt()));
   });
 
   /* offline_send.js reads what it needs here. When rounds are kept on this phone it says so at

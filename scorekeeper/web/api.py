@@ -134,9 +134,13 @@ def extend_session(session_id: int) -> Response:
 
 @bp.post("/sessions/<int:session_id>/rounds")
 def add_round(session_id: int) -> tuple[Response, int, dict[str, str]]:
-    view, created = rounds.add_round(session_id, json_body())
-    location = url_for("api.get_round", session_id=session_id, number=view.number)
-    return jsonify(round_document(view)), 201 if created else 200, {"Location": location}
+    written = rounds.add_round(session_id, json_body())
+    location = url_for("api.get_round", session_id=session_id, number=written.round.number)
+    return (
+        jsonify(round_document(written.round)),
+        201 if written.created else 200,
+        {"Location": location},
+    )
 
 
 @bp.get("/sessions/<int:session_id>/rounds/<int:number>")
@@ -146,7 +150,7 @@ def get_round(session_id: int, number: int) -> Response:
 
 @bp.put("/sessions/<int:session_id>/rounds/<int:number>")
 def replace_round(session_id: int, number: int) -> Response:
-    return jsonify(round_document(rounds.replace_round(session_id, number, json_body())))
+    return jsonify(round_document(rounds.replace_round(session_id, number, json_body()).round))
 
 
 @bp.delete("/sessions/<int:session_id>/rounds/<int:number>")

@@ -94,13 +94,13 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
         form = round_form(view.players, fields)
         return _round_page(view, form, focus=_first_rack_after(winner))
 
-    def save(body: dict[str, Any]) -> RoundView:
-        saved, created = rounds.add_round(session_id, body)
-        if created:
-            remember_undo("add", session_id, saved.number)
+    def save(body: dict[str, Any]) -> rounds.Written:
+        written = rounds.add_round(session_id, body)
+        if written.created:
+            remember_undo("add", written.stamp, written.round.number)
         else:
             forget_undo()  # a repeated Save: the round was there already
-        return saved
+        return written
 
     # A save reads the session itself: before it, only the seats (for the form's fields).
     try:
@@ -129,15 +129,15 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
         flagged = {p for p, e in stored.entries.items() if e.flagged}
         return _round_page(view, form, number=number, flagged=flagged)
 
-    def save(body: dict[str, Any]) -> RoundView:
+    def save(body: dict[str, Any]) -> rounds.Written:
         body.pop("key", None)
         body.pop("number", None)
-        saved = rounds.replace_round(session_id, number, body)
-        if stored is not None and saved.version == view.version + 1:  # nobody changed a thing
-            remember_undo("edit", session_id, number, rounds.round_body(stored))
+        written = rounds.replace_round(session_id, number, body)
+        if stored is not None and written.stamp.version == view.version + 1:  # nobody else wrote
+            remember_undo("edit", written.stamp, number, rounds.round_body(stored))
         else:
             forget_undo()
-        return saved
+        return written
 
     return _record(session_id, round_form(view.players, fresh_key=False), save, number, view)
 
@@ -145,7 +145,7 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
 def _record(
     session_id: int,
     form: RoundForm,
-    save: Callable[[dict[str, Any]], RoundView],
+    save: Callable[[dict[str, Any]], rounds.Written],
     number: int | None,
     view: SessionView | None = None,
 ) -> Response | tuple[str, int]:
@@ -155,7 +155,7 @@ def _record(
         return _round_page(view or session_or_404(session_id), form, number=number), 422
     body = form.to_body()
     try:
-        saved = save(body)
+        written = save(body)
     except NotFound:
         abort(404)
     except RulesError as error:
@@ -173,16 +173,17 @@ def _record(
         general = form.show_problems(error.problems, body)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
+    said = format_number(written.round.number)
+    message = None
     if session.get(UNDO_KEY) is None:  # else the Undo offer says it: one message per change
         if number is None:
-            message = gettext("Round %(number)s saved.", number=format_number(saved.number))
+            message = gettext("Round %(number)s saved.", number=said)
         else:
-            message = gettext("Round %(number)s changed.", number=format_number(saved.number))
-        if wants_fragment():
-            return live_part(session_id, message)
-        flash(message, "success")
-    if wants_fragment():
-        return live_part(session_id)
+            message = gettext("Round %(number)s changed.", number=said)
+        if not wants_fragment():
+            flash(message, "success")
+    if wants_fragment():  # the table as this save left it, not read again
+        return live_part(written.session, written.stamp, message)
     return redirect(url_for("sessions.show", session_id=session_id))
 
 
@@ -281,7 +282,7 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
             errors=[translate(p) for p in error.problems],
         )
         return page, status_for(error)
-    remember_undo("delete", session_id, number, body)
+    remember_undo("delete", stamp_or_404(session_id), number, body)
     return redirect(url_for("sessions.show", session_id=session_id))
 
 

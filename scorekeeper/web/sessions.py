@@ -64,18 +64,18 @@ def session_or_404(session_id: int) -> SessionView:
 
 
 def remember_undo(
-    kind: str, session_id: int, number: int, body: dict[str, Any] | None = None
+    kind: str, stamp: sessions.Stamp, number: int, body: dict[str, Any] | None = None
 ) -> None:
     """Offer to take back this phone's last add, edit or delete of a round (`body`: the
     round's inputs before an edit or a delete), while the session stays as this change left
-    it (its stamp: the version, and the generation a restore moves on)."""
+    it (`stamp`, the session's as the change left it: the version, and the generation a
+    restore moves on)."""
     if body is not None and len(json.dumps(body)) > MAX_UNDO_BODY:
         forget_undo()
         return
-    stamp = sessions.session_stamp(session_id)
     session[UNDO_KEY] = {
         "kind": kind,
-        "session_id": session_id,
+        "session_id": stamp.id,
         "number": number,
         "body": body,
         "version": stamp.version,
@@ -279,11 +279,9 @@ def chart_size(players: int) -> tuple[int, int]:
     return WIDTH, chart_height(players)
 
 
-def live_part(session_id: int, message: str | None = None) -> Response:
-    """The live part as it is now, answering a round saved in place (static/entry.js swaps it
-    in): `message` when there is no Undo to say it."""
-    stamp = stamp_or_404(session_id)
-    view = session_or_404(session_id)
+def live_part(view: SessionView, stamp: sessions.Stamp, message: str | None = None) -> Response:
+    """The live part as a round saved in place left it (static/entry.js swaps it in), drawn
+    from what the save wrote, not read again: `message` when there is no Undo to say it."""
     response = make_response(
         render_template("sessions/_live.html", **_live_context(view, stamp), message=message)
     )
