@@ -381,9 +381,9 @@ def run(quick: bool = False) -> str:
             "under the table, posted in the background, the new table swapped in: "
             "static/entry.js, live.js), in headless Chromium at a 390×844 touch viewport "
             f"({found['chromium']}), the app served on 127.0.0.1 as `make run` serves it "
-            "(waitress, a process of its own) on SQLite. Every tap and key goes through one counter; "
-            "each rack's digits, then Enter, which moves to the next field and on the last one "
-            "saves. tests/browser/test_evening.py asserts the went-out count.",
+            "(waitress, a process of its own) on SQLite. Every tap and key goes through one "
+            "counter; each rack's digits, then Enter, which moves to the next field and on the "
+            "last one saves. tests/browser/test_evening.py asserts the went-out count.",
             "",
             "**Goal: went out is 1 tap + the digits + one Enter per rack; the last Enter to "
             f"the new table painted at most {GOAL_MS} ms (median) on this machine and at most "
