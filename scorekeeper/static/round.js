@@ -144,13 +144,15 @@
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
 
-  /* Enter moves to the next player's field; on the last one it saves. */
+  /* Enter moves to the next player's field shown; on the last one it saves (asking where
+     fields are laid out only of those after this one: none on the last, whose Enter saves at
+     once). */
   form.addEventListener("keydown", (event) => {
     const input = event.target;
     const kind = (input.name || "").split("_")[0];
     if (event.key !== "Enter" || !KINDS.includes(kind)) return;
-    const group = fields(kind).filter((f) => !f.disabled && f.offsetParent !== null);
-    const next = group[group.indexOf(input) + 1];
+    const group = fields(kind).filter((f) => !f.disabled);
+    const next = group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
     if (next) {
       event.preventDefault();
       next.focus();
