@@ -6,14 +6,23 @@ PORT ?= 5000
 
 .PHONY: run test format clean messages bench screenshots
 
+# Python writes its bytecode caches (and pytest its assertion-rewritten test modules): with
+# PYTHONDONTWRITEBYTECODE set, every process of a test run, each server a test starts among
+# them, would compile again what it imports.
+unexport PYTHONDONTWRITEBYTECODE
+
+# The packages are installed by uv (itself installed by pip into the venv): a fraction of the
+# time pip takes to resolve and install them.
 $(VENV)/.installed: pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install -e .
+	test -x $(VENV)/bin/uv || $(VENV)/bin/python -m pip install -q uv
+	$(VENV)/bin/uv pip install --python $(VENV)/bin/python -e .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install -e '.[test]'
+	test -x $(VENV)/bin/uv || $(VENV)/bin/python -m pip install -q uv
+	$(VENV)/bin/uv pip install --python $(VENV)/bin/python -e '.[test]'
 	touch $@
 
 run: $(VENV)/.installed
@@ -22,16 +31,11 @@ run: $(VENV)/.installed
 
 # The suite runs on every core, a test file per worker at a time (a file's real servers and
 # browsers are started once); each worker has its own PostgreSQL database (tests/conftest.py).
-# schemathesis names each operation's test alike, which pytest-xdist cannot tell apart: that
-# file runs on its own, in one process, after the rest.
-SCHEMATHESIS = tests/app/test_schemathesis.py
-
 test: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	$(VENV)/bin/pytest -n auto --dist loadfile --ignore=$(SCHEMATHESIS)
-	$(VENV)/bin/pytest $(SCHEMATHESIS)
+	$(VENV)/bin/pytest -n auto --dist loadfile
 
 # Benchmarks (bench/, docs/PERFORMANCE.md): wrk and Chromium from Debian, then every section;
 # `make bench BENCH_ARGS='--quick --only taps'` to try one quickly.

@@ -107,6 +107,16 @@ class Schema:
         return self.postgres_url
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test its own id, the one its name says. schemathesis names each operation's test
+    `test_...[GET /api/v1/sessions]`, but pytest 9 makes a test's id from its original name and
+    parameters: all of them had one id, and pytest-xdist, which hands tests to its workers by
+    id, ran only the first (tests/app/test_schemathesis.py)."""
+    for item in items:
+        if item.parent is not None and not item.nodeid.endswith(f"::{item.name}"):
+            item._id = item.parent.id.child(item.name)  # as pytest's Node makes it
+
+
 @pytest.fixture(scope="session")
 def schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Schema]:
     made = Schema(tmp_path_factory.mktemp("schema"))

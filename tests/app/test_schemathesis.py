@@ -144,6 +144,9 @@ def test_api_keeps_its_documented_contract(case: schemathesis.Case) -> None:
     case.validate_response(response, checks=CHECKS)
 
 
+CONTRACT = test_api_keeps_its_documented_contract.__name__
+
+
 def documented_operations() -> set[str]:
     """Every operation of the document but the document itself (schemathesis skips it)."""
     return {
@@ -152,6 +155,17 @@ def documented_operations() -> set[str]:
         for method in item
         if method != "parameters" and not path.endswith("/openapi.json")
     }
+
+
+def test_each_operation_has_a_test_id_of_its_own(request: pytest.FixtureRequest) -> None:
+    """pytest-xdist runs a test by its id: one id for all the operations ran one of them."""
+    ids = [
+        item.nodeid
+        for item in request.session.items
+        if item.path == request.path and item.name.startswith(f"{CONTRACT}[")
+    ]
+    assert len(ids) == len(documented_operations()), ids
+    assert len(set(ids)) == len(ids), ids
 
 
 def test_enough_cases_ran() -> None:
