@@ -2,9 +2,9 @@
 
 The schema is made once per run and database, not per test: an `app` test gets a copy of an
 SQLite file that create_all made once, or the PostgreSQL database with its tables emptied
-(DELETE, and every id sequence back at 1), which costs a few milliseconds where dropping and creating
-the tables cost most of a test's time. `database_url` is an empty database (no tables), for the
-tests that make the schema themselves (migrations).
+(DELETE, and every id sequence back at 1), which costs a few milliseconds where dropping and
+creating the tables cost most of a test's time. `database_url` is an empty database (no
+tables), for the tests that make the schema themselves (migrations).
 """
 
 import os
