@@ -230,11 +230,16 @@ def english_in(text: str, allowed: set[str] = frozenset()) -> list[str]:  # type
     ]
 
 
+# A scripts' words block's entries that are data, not words: the locale whose lists the scripts
+# join with (web/js_messages.py, list_locale: "ru", "en-GB").
+DATA_KEYS = {"list_locale"}
+
+
 def script_words(value: Any) -> list[str]:
     """The texts of a scripts' words block: strings, and each plural's forms (their
     placeholders, which the script fills, left out)."""
     if isinstance(value, dict):
-        return [t for v in value.values() for t in script_words(v)]
+        return [t for k, v in value.items() if k not in DATA_KEYS for t in script_words(v)]
     return [PLACEHOLDER.sub(" ", value)] if isinstance(value, str) else []
 
 
