@@ -89,12 +89,15 @@
     (target && target.type === "radio" ? target.closest(".pick") : target || form).scrollIntoView({ block: "nearest" });
   };
 
-  /* Put a fragment where the entry goes; `values` carried over from the form it replaces. */
+  /* Put a fragment where the entry goes; `values` carried over from the form it replaces. It
+     is shown, and typed in, only once its scripts run: before, its field with autofocus would
+     take the keys, and an Enter there post the round as a page. */
   const place = async (holder, html, { values = [], fault = false } = {}) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const fresh = doc.getElementById("entry-fragment");
     if (!fresh) return false;
     const adopted = document.importNode(fresh, true);
+    adopted.style.visibility = "hidden"; // in its place, but neither seen nor focusable yet
     const old = holder.querySelector("#entry-fragment");
     if (old) old.replaceWith(adopted);
     else holder.append(adopted);
@@ -106,7 +109,11 @@
     } catch (error) {
       /* not remembered */
     }
-    await run(adopted);
+    try {
+      await run(adopted);
+    } finally {
+      adopted.style.visibility = "";
+    }
     form.dispatchEvent(new Event("change", { bubbles: true })); // the preview of what was carried
     focusIn(form, fault);
     return true;

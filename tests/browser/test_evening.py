@@ -282,3 +282,32 @@ def test_taps_and_keys_for_a_went_out_round(page: Page, live_server: str) -> Non
     )
     assert (thumb.taps, thumb.keys) == (1, 9)
     assert thumb.taps <= 2 and thumb.total <= 10
+
+
+def test_a_round_in_place_takes_no_keys_before_its_scripts_run(
+    page: Page, live_server: str
+) -> None:
+    """The round opened in place shows, with its first rack focused, only once its scripts
+    have run: keys typed while they are still on their way (a slow Wi-Fi) go nowhere, and an
+    Enter among them never posts the half-typed round as a page."""
+    session_id = start_session(page, live_server, PLAYERS)
+    arrived = []
+
+    def slowly(route: Any) -> None:
+        page.wait_for_timeout(1500)  # the round form's scripts, late
+        arrived.append(route.request.url)
+        route.continue_()
+
+    page.route(re.compile(r"/static/round_form_went_out\.[0-9a-f]+\.js$"), slowly)
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
+    page.evaluate("() => document.activeElement.blur()")  # nothing focused: autofocus could act
+    page.wait_for_timeout(300)  # the form is fetched; its scripts are not there yet
+    assert not arrived
+    page.keyboard.type("22")
+    page.keyboard.press("Enter")
+
+    expect(seat_field(page, "Bo")).to_be_focused()
+    assert arrived
+    expect(page).to_have_url(f"{live_server}/sessions/{session_id}")  # no page posted
+    expect(seat_field(page, "Bo")).to_have_value("")
+    expect(page.locator("#round-of")).to_have_text("Round 1 of 3")  # nothing saved
