@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from phone import PHONE, Thumb, starting_with
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 # Long names as families write them: a double first name, a full name, letters beyond ASCII.
@@ -285,11 +285,16 @@ def test_taps_and_keys_for_a_went_out_round(page: Page, live_server: str) -> Non
 
 
 def test_a_round_in_place_takes_no_keys_before_its_scripts_run(
-    page: Page, live_server: str
+    browser: Browser, live_server: str
 ) -> None:
     """The round opened in place shows, with its first rack focused, only once its scripts
     have run: keys typed while they are still on their way (a slow Wi-Fi) go nowhere, and an
-    Enter among them never posts the half-typed round as a page."""
+    Enter among them never posts the half-typed round as a page. (No service worker: it would
+    hand the scripts over at once from its cache, out of the slow network's way.)"""
+    context = browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block"
+    )
+    page = context.new_page()
     session_id = start_session(page, live_server, PLAYERS)
     arrived = []
 
@@ -311,3 +316,4 @@ def test_a_round_in_place_takes_no_keys_before_its_scripts_run(
     expect(page).to_have_url(f"{live_server}/sessions/{session_id}")  # no page posted
     expect(seat_field(page, "Bo")).to_have_value("")
     expect(page.locator("#round-of")).to_have_text("Round 1 of 3")  # nothing saved
+    context.close()
