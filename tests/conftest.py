@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from postgres_databases import fresh_postgres_url
+from postgres_databases import empty_tables, fresh_postgres_url
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
@@ -97,7 +97,7 @@ class Schema:
             self.postgres_ready = True
             return self.postgres_url
         with self.postgres.begin() as connection:
-            _empty_tables(connection)
+            empty_tables(connection, db.metadata.sorted_tables)
         return self.postgres_url
 
     def postgres_empty(self) -> str:
@@ -175,7 +175,7 @@ class SharedApps:
         app.static_folder = static_folder
         app.extensions[access.VERIFIED] = set()
         with app.app_context(), db.engine.begin() as connection:
-            _empty_tables(connection)
+            empty_tables(connection, db.metadata.sorted_tables)
         return app
 
     def after(self, kind: str) -> None:
@@ -191,21 +191,6 @@ class SharedApps:
         for app, _config, _static in self.apps.values():
             with app.app_context():
                 db.engine.dispose()
-
-
-def _empty_tables(connection: sa.Connection) -> None:
-    """Every row of the app's tables deleted, and on PostgreSQL every id sequence back at 1
-    (SQLite's ids start again at 1 by themselves: the tables have no AUTOINCREMENT)."""
-    for table in reversed(db.metadata.sorted_tables):
-        connection.execute(table.delete())
-    if connection.dialect.name == "postgresql":
-        sequences = connection.exec_driver_sql(
-            "SELECT c.oid::regclass::text FROM pg_class c"
-            " JOIN pg_namespace n ON n.oid = c.relnamespace"
-            " WHERE c.relkind = 'S' AND n.nspname = current_schema()"
-        ).scalars()
-        for sequence in sequences.all():
-            connection.execute(sa.select(sa.func.setval(sequence, 1, False)))
 
 
 @pytest.fixture(scope="session")

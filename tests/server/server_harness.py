@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from postgres_databases import fresh_postgres_url
+from postgres_databases import empty_tables, fresh_postgres_url
 
 REPO = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
@@ -103,16 +103,9 @@ def _empty_at_head(url: str) -> bool:
                 or connection.scalar(sa.text("SELECT version_num FROM alembic_version")) != head
             ):
                 return False
-            for table in reversed(tables.sorted_tables):
-                if table.name != "alembic_version":
-                    connection.execute(table.delete())
-            sequences = connection.exec_driver_sql(
-                "SELECT c.oid::regclass::text FROM pg_class c"
-                " JOIN pg_namespace n ON n.oid = c.relnamespace"
-                " WHERE c.relkind = 'S' AND n.nspname = current_schema()"
-            ).scalars()
-            for sequence in sequences.all():
-                connection.execute(sa.select(sa.func.setval(sequence, 1, False)))
+            empty_tables(
+                connection, [t for t in tables.sorted_tables if t.name != "alembic_version"]
+            )
         return True
     finally:
         engine.dispose()
