@@ -141,6 +141,15 @@ def database_url(database_kind: str, schema: Schema, tmp_path: Path) -> Iterator
     schema.postgres_empty()  # whatever the test made, the next one starts from the tables
 
 
+def kept_database_url(kind: str, folder: Path, name: str) -> str:
+    """An empty database kept for several tests: a SQLite file `<name>.sqlite` in `folder`, or
+    PostgreSQL's `<test database>_<name>`."""
+    if kind == "sqlite":
+        return f"sqlite:///{folder / f'{name}.sqlite'}"
+    assert POSTGRES_URL is not None
+    return fresh_postgres_url(POSTGRES_URL, f"_{name}")
+
+
 class SharedApps:
     """This worker's one app per database for the test files marked `shared_app`, served test
     after test as a running app serves request after request: made by create_app once, on a
@@ -155,11 +164,7 @@ class SharedApps:
 
     def app(self, kind: str) -> Flask:
         if kind not in self.apps:
-            if kind == "sqlite":
-                url = f"sqlite:///{self.folder / 'shared.sqlite'}"
-            else:
-                assert POSTGRES_URL is not None
-                url = fresh_postgres_url(POSTGRES_URL, "_shared")
+            url = kept_database_url(kind, self.folder, "shared")
             app = create_app(
                 {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url},
                 instance_path=str(self.folder / f"instance-{kind}"),
@@ -240,11 +245,7 @@ def module_app(
     tests empty (a SQLite file; PostgreSQL's `<test database>_module`), its tables made by
     create_all. A test that finds it changed must put it back (see tests/app/test_hostile.py)."""
     folder = tmp_path_factory.mktemp("module-app")
-    if module_database_kind == "sqlite":
-        url = f"sqlite:///{folder / 'module.sqlite'}"
-    else:
-        assert POSTGRES_URL is not None
-        url = fresh_postgres_url(POSTGRES_URL, "_module")
+    url = kept_database_url(module_database_kind, folder, "module")
     app = create_app(
         {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}, instance_path=str(folder / "instance")
     )
