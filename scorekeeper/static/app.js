@@ -53,13 +53,6 @@
       show();
     });
   });
-
-  // Another tab of this app changed the theme: follow it.
-  window.addEventListener("storage", (event) => {
-    if (event.key !== KEY) return;
-    apply(stored());
-    show();
-  });
 })();
 
 /* Words and numbers in the page's language, for every script of the app (the one t(), and tn()

@@ -21,13 +21,8 @@
   /* A seat's fields of a kind (rack, count, score): the inputs named rack_0, rack_1... */
   const KINDS = ["rack", "count", "score"];
   const fields = (kind) => Array.from(form.querySelectorAll(`input[name^="${kind}_"]`));
-  // A player's name: the label's own text, not its marks (the seat's initials, a typo's ⚠).
-  const nameOf = (input) =>
-    Array.from(input.labels[0].childNodes)
-      .filter((node) => node.nodeType === Node.TEXT_NODE)
-      .map((node) => node.textContent)
-      .join("")
-      .trim();
+  // A player's name: the label's own text, after its marks (a typo's ⚠, the seat's initials).
+  const nameOf = (input) => input.labels[0].lastChild.textContent.trim();
   /* A button of the page's own, not one that saves. */
   const button = (text, className, label) => {
     const made = Object.assign(document.createElement("button"), { type: "button", className, textContent: text });
