@@ -322,13 +322,23 @@ def _rewrite(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
     _write_entries(gs, rnd, scored)
 
 
-def delete_round(session_id: int, number: int, version: int | None = None) -> dict[str, Any]:
+class Deleted(NamedTuple):
+    """A round's body as a delete removed it (so it can be restored), and the session's stamp
+    as the same write left it (for its Undo: never that of a write another phone made just
+    after)."""
+
+    body: dict[str, Any]
+    stamp: Stamp
+
+
+def delete_round(session_id: int, number: int, version: int | None = None) -> Deleted:
     """Remove a round; later rounds move up one. Returns its body, so it can be restored.
     With the `version` of the round it was asked for, only that round (else stale_round)."""
     with writing(session_id) as gs:
         body = _remove(gs, _round_seen(gs, number, version).number)
         touch(gs, round_change("round_deleted", number))
-    return body
+        stamp = written_stamp(gs)
+    return Deleted(body, stamp)
 
 
 def _remove(gs: GameSession, number: int) -> dict[str, Any]:

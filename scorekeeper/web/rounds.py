@@ -267,7 +267,7 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
         form.version.data = str(stored.version)
         return render_template("rounds/delete.html", view=view, round=stored, form=form)
     try:
-        body = rounds.delete_round(session_id, number, form.round_version())
+        deleted = rounds.delete_round(session_id, number, form.round_version())
     except NotFound:
         abort(404)
     except RulesError as error:  # stale_round: show the round as it is now, and ask again
@@ -282,7 +282,7 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
             errors=[translate(p) for p in error.problems],
         )
         return page, status_for(error)
-    remember_undo("delete", stamp_or_404(session_id), number, body)
+    remember_undo("delete", deleted.stamp, number, deleted.body)
     return redirect(url_for("sessions.show", session_id=session_id))
 
 

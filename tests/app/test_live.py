@@ -470,6 +470,31 @@ def test_undo_is_refused_once_another_phone_changed_the_session(
     assert scores_table(client, sid) == after_other
 
 
+def test_a_delete_offers_the_undo_of_its_own_write_only(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another phone's write landing just after this phone's delete commits (before the
+    answer is drawn) is not taken for this phone's: its Undo is refused, the table kept."""
+    sid = create(client, rounds=5)
+    add(client, sid, WENT_OUT)
+    add(client, sid, BO_OUT)
+    delete_round = rounds.delete_round
+
+    def delete_then_another_phone_writes(*args: Any, **kwargs: Any) -> Any:
+        deleted = delete_round(*args, **kwargs)
+        sessions.save_notes(sid, "Tea at nine")  # the other phone, between commit and answer
+        return deleted
+
+    monkeypatch.setattr(rounds, "delete_round", delete_then_another_phone_writes)
+    _delete_on_page(client, sid)
+    monkeypatch.undo()
+    after_other = scores_table(client, sid)
+    assert "rounds/restore" not in text(client.get(f"/sessions/{sid}"))
+    response = client.post(f"/sessions/{sid}/rounds/restore", follow_redirects=True)
+    assert "The table changed since that delete" in text(response)
+    assert scores_table(client, sid) == after_other
+
+
 def test_undo_is_withdrawn_when_this_phone_changes_something_else(client: FlaskClient) -> None:
     sid = create(client)
     add(client, sid, WENT_OUT)

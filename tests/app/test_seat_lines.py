@@ -92,7 +92,7 @@ def test_every_write_keeps_the_seat_lines_true(app: Flask) -> None:
         sessions.extend_session(evening.id, 1)  # no longer complete: nobody has won
         assert_lines_true()
         assert not any(line["won"] for line in stored_lines().values())
-        body = rounds.delete_round(evening.id, 1)
+        body = rounds.delete_round(evening.id, 1).body
         assert_lines_true()
         rounds.restore_round(evening.id, 1, body)
         assert_lines_true()
@@ -111,7 +111,7 @@ def test_every_write_keeps_the_seat_lines_true(app: Flask) -> None:
         added = sessions.get_session(dropping.id)
         rounds.undo_change(dropping.id, "add", 3, None, added.version)
         assert_lines_true()
-        deleted = rounds.delete_round(dropping.id, 1)
+        deleted = rounds.delete_round(dropping.id, 1).body
         rounds.undo_change(dropping.id, "delete", 1, deleted, sessions.session_version(dropping.id))
         assert_lines_true()
 

@@ -63,7 +63,7 @@ def test_every_write_keeps_the_summary_true(app: Flask) -> None:
         sessions.extend_session(evening.id, 1)  # no longer complete
         assert_summaries_true()
         assert sessions.get_session(evening.id).finished_at is None
-        body = rounds.delete_round(evening.id, 1)
+        body = rounds.delete_round(evening.id, 1).body
         assert_summaries_true()
         rounds.restore_round(evening.id, 1, body)
         assert_summaries_true()
@@ -88,7 +88,7 @@ def test_every_write_keeps_the_summary_true(app: Flask) -> None:
         version = sessions.session_version(dropping.id)
         rounds.undo_change(dropping.id, "edit", 1, edited_from, version)
         assert_summaries_true()
-        deleted = rounds.delete_round(dropping.id, 2)
+        deleted = rounds.delete_round(dropping.id, 2).body
         rounds.undo_change(dropping.id, "delete", 2, deleted, sessions.session_version(dropping.id))
         assert_summaries_true()
 
