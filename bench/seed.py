@@ -37,6 +37,7 @@ from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import Entry, GameSession, Player, Round, Seat  # noqa: E402
 from scorekeeper.rules import Rack, RoundEntry, Settings, score_round, standings  # noqa: E402
 from scorekeeper.rules.players import name_key  # noqa: E402
+from scorekeeper.services.changes import round_change  # noqa: E402
 from scorekeeper.services.sessions import standing_of  # noqa: E402
 
 FAMILY = ("Ann", "Bo", "Cy", "Di", "Łucja", "Søren", "Mari", "Élodie")
@@ -204,7 +205,7 @@ def build_session(
             "updated_at": last,
             "finished_at": last if result.complete else None,
             "version": 1 + rounds_per_session,
-            "last_change": f"Round {rounds_per_session} added",
+            "change": round_change("round_added", rounds_per_session).stored(),
             "notes": "",
             "rounds_played": result.rounds_played,
             "standing": standing_of(result),
