@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from api_answers import problems
+from contract import DEFAULT_RULES
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -19,20 +20,6 @@ pytestmark = pytest.mark.shared_app
 
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-DEFAULT_RULES = {
-    "tile_sets": 1,
-    "min_initial_meld": 30,
-    "jokers_retrievable": True,
-    "joker_penalty": 30,
-    "seconds_per_turn": 0,
-    "penalty_tiles": 3,
-    "run_wrap": False,
-    "empty_pool": "difference",
-    "drop_worst_round": False,
-    "winner_bonus": None,
-    "typo_threshold": -180,
-    "played_with": "tiles",
-}
 SUNDAY = {"name": "Sunday", "players": PLAYERS, "rounds": 3, "rules": DEFAULT_RULES}
 WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
 WENT_OUT_TILES = {

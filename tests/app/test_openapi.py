@@ -14,6 +14,7 @@ from datetime import date
 from typing import Any
 
 import pytest
+from contract import DEFAULT_RULES
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
@@ -295,20 +296,7 @@ def test_design_examples_are_documented() -> None:
         "name": "Sunday",
         "players": PLAYERS,
         "rounds": 3,
-        "rules": {
-            "tile_sets": 1,
-            "min_initial_meld": 30,
-            "jokers_retrievable": True,
-            "joker_penalty": 30,
-            "seconds_per_turn": 0,
-            "penalty_tiles": 3,
-            "run_wrap": False,
-            "empty_pool": "difference",
-            "drop_worst_round": False,
-            "winner_bonus": None,
-            "typo_threshold": -180,
-            "played_with": "tiles",
-        },
+        "rules": DEFAULT_RULES,
     }
     tools = {
         "set": {"tiles": ["j", "r12", "r13"]},

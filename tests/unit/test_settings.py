@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from contract import DEFAULT_RULES
 
 from scorekeeper.rules import LABELS, PRESETS, RulesError, Settings, declared
 
@@ -35,20 +36,7 @@ def test_defaults_match_rules_table() -> None:
 
 
 def test_defaults_by_key() -> None:
-    assert Settings().to_dict() == {
-        "tile_sets": 1,
-        "min_initial_meld": 30,
-        "jokers_retrievable": True,
-        "joker_penalty": 30,
-        "seconds_per_turn": 0,
-        "penalty_tiles": 3,
-        "run_wrap": False,
-        "empty_pool": "difference",
-        "drop_worst_round": False,
-        "winner_bonus": None,
-        "typo_threshold": -180,
-        "played_with": "tiles",
-    }
+    assert Settings().to_dict() == DEFAULT_RULES
 
 
 def test_labels_cover_every_field_with_rules_wording() -> None:
