@@ -332,8 +332,9 @@ class Deleted(NamedTuple):
 
 
 def delete_round(session_id: int, number: int, version: int | None = None) -> Deleted:
-    """Remove a round; later rounds move up one. Returns its body, so it can be restored.
-    With the `version` of the round it was asked for, only that round (else stale_round)."""
+    """Remove a round; later rounds move up one. Returns its body (so it can be restored) and
+    the stamp of this write. With the `version` of the round it was asked for, only that round
+    (else stale_round)."""
     with writing(session_id) as gs:
         body = _remove(gs, _round_seen(gs, number, version).number)
         touch(gs, round_change("round_deleted", number))

@@ -1,6 +1,6 @@
-"""bench/seed.py, the history the scale benchmarks read, fills every column the app has: a
-row it writes is the row the app would have written (here its last change, as the code and
-params the app stores since migration 0008)."""
+"""bench/seed.py, the history the scale benchmarks read, writes the rows the app would have
+written: the app reads them back, each session's last change included (the code and params
+the app stores since migration 0008)."""
 
 from __future__ import annotations
 
