@@ -12,10 +12,9 @@ such a request: `request.host` raises again, `url_for` has no adapter).
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, Response, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import BadHost, SecurityError
-from werkzeug.wrappers import Response
 
 from scorekeeper.network import allowed_hosts
 from scorekeeper.web.responses import errors_response
