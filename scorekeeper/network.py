@@ -57,9 +57,11 @@ def allowed_hosts(extra: object = None) -> list[str]:
             short = name.split(".")[0]
             if short and short not in LOOPBACK_NAMES:
                 hosts.append(f"{short}.local")
-    if isinstance(extra, str):
-        extra = extra.split(",")
-    for value in extra if isinstance(extra, list | tuple) else []:
+    if extra is None:
+        extra = []
+    elif not isinstance(extra, list | tuple):  # the environment's text (or what JSON made of it)
+        extra = str(extra).split(",")
+    for value in extra:
         host = str(value).strip().lower()
         if host and host not in hosts:
             hosts.append(host)

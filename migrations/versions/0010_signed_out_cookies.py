@@ -1,7 +1,6 @@
 """signed-out cookies
 
 Revision ID: 0010
-Revises: 0008
 Create Date: 2026-12-03 09:00:00.000000
 
 Every "remember this phone" cookie now carries a random id; signing out records it here

@@ -53,6 +53,7 @@ def test_a_foreign_host_is_refused_everywhere(client: FlaskClient, path: str) ->
     else:
         assert response.mimetype == "text/html"
         assert "Scorekeeper does not answer to this address" in body
+        assert "href=" not in body and "src=" not in body  # no URL built from that host
 
 
 def test_a_foreign_host_cannot_set_the_passphrase(app: Flask, client: FlaskClient) -> None:
@@ -125,10 +126,13 @@ def test_scorekeeper_hosts_adds_a_proxys_name(
 
 
 def test_the_allowed_hosts_are_computed_at_start() -> None:
-    hosts = allowed_hosts(" proxy.example ,, other.example")
+    hosts = allowed_hosts(" proxy.example ,, Other.Example")
     assert {"localhost", "127.0.0.1", socket.gethostname(), *lan_addresses()} <= set(hosts)
     assert {"proxy.example", "other.example"} <= set(hosts)
     assert "" not in hosts
+    assert "10.0.0.7" in allowed_hosts("10.0.0.7")
+    assert "7" in allowed_hosts(7)  # what SCOREKEEPER_HOSTS=7 becomes in the config: text
+    assert set(allowed_hosts(["a.example"])) - set(allowed_hosts()) == {"a.example"}
 
 
 def test_the_join_address_names_only_an_allowed_host(
