@@ -20,9 +20,12 @@ class Defaults:
     # p=1). The test suite sets a cheaper scrypt (tests/conftest.py): hashing is not what it
     # tests, and the default's 0.16 s of CPU a hash was a tenth of the suite's time.
     PASSPHRASE_HASH_METHOD: str = "scrypt"
-    # The "remember this phone" cookie, and how long it lasts (a year).
+    # The "remember this phone" cookie, and how long it lasts (a year). Unticked, the browser
+    # keeps it until it closes, and the server takes it for 12 hours, signed again (renewed)
+    # every hour the phone is used; signing out ends it on the server (services/access.py).
     ACCESS_COOKIE_NAME: str = "scorekeeper_access"
     ACCESS_COOKIE_MAX_AGE: int = 365 * 24 * 60 * 60
+    ACCESS_COOKIE_UNREMEMBERED_MAX_AGE: int = 12 * 60 * 60
     # Wrong passphrases allowed per client address within the window (seconds), then 429.
     ACCESS_FAILURE_LIMIT: int = 5
     ACCESS_FAILURE_WINDOW: int = 10 * 60

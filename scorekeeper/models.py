@@ -183,6 +183,17 @@ class Household(Model):
     generation: so.Mapped[str | None] = so.mapped_column(sa.String(32))
 
 
+class SignedOutCookie(Model):
+    """A "remember this phone" cookie signed out on its phone, by the random id every cookie
+    carries: refused from then on, copies of it too, until `expires_at`, when the cookie would
+    have expired anyway (services/access.py); rows past it are deleted by the next sign-out."""
+
+    __tablename__ = "signed_out_cookies"
+
+    token_id: so.Mapped[str] = so.mapped_column(sa.String(32), primary_key=True)
+    expires_at: so.Mapped[datetime] = so.mapped_column(index=True)
+
+
 class FailedSignIn(Model):
     """A wrong passphrase from one client address: the rate limiter's memory, in the database
     so that every server process counts the same guesses."""

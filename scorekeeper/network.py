@@ -12,6 +12,10 @@ from urllib.parse import urlsplit, urlunsplit
 import segno
 
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain")
+# The loopback names and addresses a phone or a browser on this machine may use. (werkzeug
+# 3.1's TRUSTED_HOSTS cannot match a bracketed IPv6 address such as [::1]: it cuts each
+# allowed name at its first ":". The server listens on IPv4 unless told otherwise.)
+LOOPBACK_HOSTS = (*LOOPBACK_NAMES, "127.0.0.1")
 
 
 def lan_addresses() -> list[str]:
@@ -38,6 +42,30 @@ def lan_addresses() -> list[str]:
         if not (ip.is_loopback or ip.is_unspecified or ip.is_link_local):
             addresses.append(address)
     return sorted(addresses, key=ipaddress.IPv4Address)
+
+
+def allowed_hosts(extra: object = None) -> list[str]:
+    """The names and addresses this server answers to (Flask's TRUSTED_HOSTS): the loopback
+    ones, this machine's home-network addresses, its host name (and `<name>.local`, as mDNS
+    names it), and `extra`: SCOREKEEPER_HOSTS, names separated by commas (a leading dot allows
+    every subdomain: `.scores.example`). A Host naming anything else is refused."""
+    hosts = [*LOOPBACK_HOSTS, *lan_addresses()]
+    with contextlib.suppress(OSError, UnicodeError):
+        name = socket.gethostname().strip().lower().rstrip(".")
+        if name and name not in hosts:
+            hosts.append(name)
+            short = name.split(".")[0]
+            if short and short not in LOOPBACK_NAMES:
+                hosts.append(f"{short}.local")
+    if extra is None:
+        extra = []
+    elif not isinstance(extra, list | tuple):  # the environment's text (or what JSON made of it)
+        extra = str(extra).split(",")
+    for value in extra:
+        host = str(value).strip().lower()
+        if host and host not in hosts:
+            hosts.append(host)
+    return hosts
 
 
 def home_network_url(url: str) -> str:

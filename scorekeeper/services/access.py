@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -20,8 +21,8 @@ from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from scorekeeper.extensions import db
-from scorekeeper.models import HOUSEHOLD_ID, FailedSignIn, Household
+from scorekeeper.extensions import db, read_at_once
+from scorekeeper.models import HOUSEHOLD_ID, FailedSignIn, Household, SignedOutCookie
 from scorekeeper.rules.errors import Problem
 from scorekeeper.services.sessions import MAX_ID, begin_write, household_and_stamp
 
@@ -33,6 +34,12 @@ VERIFIED = "scorekeeper.access.verified"
 MAX_VERIFIED = 256
 _STATE = "scorekeeper_access_state"
 _COOKIE_SALT = "scorekeeper.household-access"
+# A cookie's random id (URL-safe base64 of 16 bytes: 22 characters; stored up to 32).
+TOKEN_ID_BYTES = 16
+MAX_TOKEN_ID = 32
+_SIGNED_OUT = sa.select(SignedOutCookie.token_id).where(
+    SignedOutCookie.token_id == sa.bindparam("token_id")
+)
 
 
 class AccessError(Exception):
@@ -111,9 +118,12 @@ class AccessState:
 
 @dataclass(frozen=True)
 class CookieClaims:
-    """What a valid "remember this phone" cookie says."""
+    """What a valid "remember this phone" cookie says: whether it was ticked, the cookie's
+    random id (what signing out records), and when it was signed (UTC, naive)."""
 
     remember: bool
+    token_id: str
+    issued_at: datetime
 
 
 def init_app(app: Flask) -> None:
@@ -334,25 +344,74 @@ def _serializer(state: AccessState) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(_secret(current_app), salt=salt)
 
 
-def cookie_token(remember: bool) -> str:
-    """The signed value of a "remember this phone" cookie for the passphrase in force."""
-    return _serializer(access_state()).dumps({"remember": bool(remember)})
+def cookie_token(remember: bool, token_id: str | None = None) -> str:
+    """The signed value of a "remember this phone" cookie for the passphrase in force: a new
+    random id, or `token_id` when a phone's cookie is renewed (renew_cookie)."""
+    token_id = token_id or secrets.token_urlsafe(TOKEN_ID_BYTES)
+    return _serializer(access_state()).dumps({"remember": bool(remember), "id": token_id})
+
+
+def _max_age(remember: bool) -> int:
+    """How long the server takes a cookie: a year ticked, a few hours unticked."""
+    name = "ACCESS_COOKIE_MAX_AGE" if remember else "ACCESS_COOKIE_UNREMEMBERED_MAX_AGE"
+    return int(current_app.config[name])
 
 
 def read_cookie(token: str | None) -> CookieClaims | None:
-    """What a cookie says, if it was signed for the passphrase in force and is under a year."""
+    """What a cookie says, if it was signed for the passphrase in force, is younger than its
+    kind's limit (a year remembered, ACCESS_COOKIE_UNREMEMBERED_MAX_AGE not), and was not
+    signed out. The last costs one read by primary key, made only for a well-signed cookie
+    while a passphrase is set, outside any transaction as a poll's read is."""
     state = access_state()
     if not token or not state.locked:
         return None
     try:
-        claims = _serializer(state).loads(
-            token, max_age=int(current_app.config["ACCESS_COOKIE_MAX_AGE"])
+        claims, signed = _serializer(state).loads(
+            token, max_age=_max_age(remember=True), return_timestamp=True
         )
     except BadData:
         return None
     if not isinstance(claims, dict):
         return None
-    return CookieClaims(remember=bool(claims.get("remember")))
+    token_id = claims.get("id")
+    if not isinstance(token_id, str) or not 0 < len(token_id) <= MAX_TOKEN_ID:
+        return None  # signed before cookies carried an id: it could not be signed out
+    remember = bool(claims.get("remember"))
+    issued_at = signed.astimezone(UTC).replace(tzinfo=None)
+    if not remember and _now() - issued_at > timedelta(seconds=_max_age(remember=False)):
+        return None
+    if read_at_once(_SIGNED_OUT, {"token_id": token_id}) is not None:
+        return None
+    return CookieClaims(remember=remember, token_id=token_id, issued_at=issued_at)
+
+
+def needs_renewal(claims: CookieClaims) -> bool:
+    """An unticked cookie is signed again, with its id, once it is older than a twelfth of its
+    limit (an hour of twelve), so a phone in use stays signed in and one put away does not."""
+    if claims.remember:
+        return False
+    age = _now() - claims.issued_at
+    return age > timedelta(seconds=_max_age(remember=False) / 12)
+
+
+def sign_out_cookie(claims: CookieClaims) -> None:
+    """Refuse this cookie, and every copy of it, from now until it would have expired anyway;
+    forget the sign-outs whose cookies have expired. One transaction of its own."""
+    now = _now()
+    # Every token with this id was signed by now; a minute more for a renewal signed by a
+    # request running at this very moment.
+    expires_at = now + timedelta(seconds=_max_age(claims.remember) + 60)
+    begin_write()
+    try:
+        db.session.execute(sa.delete(SignedOutCookie).where(SignedOutCookie.expires_at <= now))
+        if db.session.get(SignedOutCookie, claims.token_id) is None:
+            db.session.add(SignedOutCookie(token_id=claims.token_id, expires_at=expires_at))
+        db.session.commit()
+    except IntegrityError:  # signed out at the same moment through another request: done
+        db.session.rollback()
+    except BaseException:
+        db.session.rollback()
+        raise
 
 
 # Setting, changing and removing the passphrase -------------------------------------------

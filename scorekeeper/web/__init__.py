@@ -5,12 +5,13 @@ from flask import Flask
 
 def register_blueprints(app: Flask) -> None:
     """Attach every blueprint of the web layer, the error handlers, the security headers and
-    the household gate (the passphrase, once one is set)."""
+    the household gate (the passphrase, once one is set), and the allowed hosts."""
     from scorekeeper.web.access import register_access
     from scorekeeper.web.api import bp as api_bp
     from scorekeeper.web.clock import bp as clock_bp
     from scorekeeper.web.errors import register_error_handlers
     from scorekeeper.web.export import bp as export_bp
+    from scorekeeper.web.hosts import register_hosts
     from scorekeeper.web.main import bp as main_bp
     from scorekeeper.web.players import bp as players_bp
     from scorekeeper.web.pwa import bp as pwa_bp
@@ -28,3 +29,4 @@ def register_blueprints(app: Flask) -> None:
     register_error_handlers(app)
     register_security_headers(app)
     register_access(app)
+    register_hosts(app)  # its refusal of a foreign Host runs before every other hook

@@ -1,8 +1,9 @@
 """The household gate: once a passphrase is set, every page and API call needs it.
 
 Pages need the "remember this phone" cookie that signing in sets (signed with the app's secret
-key; a year, or the browser session); without it they redirect to the sign-in page. The API
-needs `Authorization: Bearer <passphrase>` and answers 401 without it. The API also accepts a
+key; a year, or the browser session and 12 hours on the server, renewed while the phone is
+used; signing out ends it on the server too); without it they redirect to the sign-in page.
+The API needs `Authorization: Bearer <passphrase>` and answers 401 without it. It also accepts a
 valid page cookie, so the pages' own scripts may call it: the API reads only JSON bodies or
 uses PUT/DELETE, which another site cannot send without a CORS preflight this app never
 grants, and the cookie is SameSite=Lax, so accepting it opens no cross-site forgery.
@@ -78,6 +79,7 @@ def register_access(app: Flask) -> None:
     """The gate before every request, its pages, and session cookies marked Secure on https."""
     app.register_blueprint(bp)
     app.before_request(gate)
+    app.after_request(renew_cookie)
     app.session_interface = HttpsAwareSessionInterface()
 
 
@@ -102,6 +104,7 @@ def gate() -> Response | None:
         access.read_for_poll(session_id)
     state = access.access_state()
     claims = access.read_cookie(request.cookies.get(_cookie_name()))
+    g.access_cookie = claims  # for renew_cookie and sign_out
     g.gate = Gate(
         locked=state.locked,
         configured=state.configured,
@@ -179,10 +182,10 @@ def _secure() -> bool:
     return request.is_secure or bool(current_app.config.get("SESSION_COOKIE_SECURE"))
 
 
-def _set_cookie(response: Response, remember: bool) -> None:
+def _set_cookie(response: Response, remember: bool, token_id: str | None = None) -> None:
     response.set_cookie(
         _cookie_name(),
-        access.cookie_token(remember),
+        access.cookie_token(remember, token_id),
         max_age=int(current_app.config["ACCESS_COOKIE_MAX_AGE"]) if remember else None,
         path="/",
         secure=_secure(),
@@ -195,6 +198,19 @@ def _clear_cookie(response: Response) -> None:
     response.delete_cookie(
         _cookie_name(), path="/", secure=_secure(), httponly=True, samesite="Lax"
     )
+
+
+def renew_cookie(response: Response) -> Response:
+    """An unticked "Remember this phone" is taken by the server for a few hours only: while
+    the phone is used, its cookie is signed again (same id) every hour or so."""
+    claims: access.CookieClaims | None = g.get("access_cookie")
+    if claims is None or not access.needs_renewal(claims):
+        return response
+    name = _cookie_name() + "="
+    if any(c.startswith(name) for c in response.headers.getlist("Set-Cookie")):
+        return response  # this answer signs in, out or anew already
+    _set_cookie(response, remember=False, token_id=claims.token_id)
+    return response
 
 
 def _gate() -> Gate:
@@ -247,8 +263,12 @@ def _sign_in_page(form: SignInForm) -> str:
 
 @bp.post("/sign-out")
 def sign_out() -> Response:
-    """Forget the passphrase on this phone (CSRFProtect has checked the token)."""
+    """Forget the passphrase on this phone, and end its cookie on the server, copies of it
+    too (CSRFProtect has checked the token)."""
     locked = _gate().locked
+    claims: access.CookieClaims | None = g.get("access_cookie")
+    if claims is not None:
+        access.sign_out_cookie(claims)
     response = redirect(url_for("access.sign_in" if locked else "sessions.home"), 303)
     _clear_cookie(response)
     if locked:

@@ -6,6 +6,7 @@ from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper.extensions import db
+from scorekeeper.web.hosts import bad_host_response, is_bad_host
 from scorekeeper.web.responses import errors_response
 from scorekeeper.web.text import lazy_text as _l
 
@@ -39,6 +40,8 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response | tuple[str, int, list[tuple[str, str]]]:
         db.session.rollback()
+        if is_bad_host(error):  # its page must not build URLs from the refused host
+            return bad_host_response()
         status = error.code or 500
         # Keep what the error says beyond its body, such as a 405's Allow header.
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]

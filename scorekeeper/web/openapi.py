@@ -952,7 +952,8 @@ OPENAPI: dict[str, Any] = {
             "household sets a passphrase, every call needs it as `Authorization: Bearer "
             "<passphrase>` (or a signed-in phone's cookie). Every error "
             'answers `{"errors": [{"code", "message", "field"?}]}` with status 400 (malformed '
-            "body, wrong types), 401 (no or wrong passphrase), 404 (unknown id or path), 405 "
+            "body, wrong types; `bad_host` for a Host the server does not answer to), 401 "
+            "(no or wrong passphrase), 404 (unknown id or path), 405 "
             "(wrong method), 409 (conflict: confirmation needed, session complete, duplicate "
             "round, stale round), 422 (a rules violation) or 429 (too many wrong passphrases); "
             "nothing is written when an error is returned. See docs/API.md."

@@ -230,19 +230,19 @@ def test_cookies_are_secure_over_https(app: Flask, locked: FlaskClient) -> None:
     response = https.post(
         "/sign-in",
         data={"passphrase": PASSPHRASE, "remember": "y"},
-        base_url="https://scores.example",
+        base_url="https://localhost",
     )
     assert response.status_code == 303
     assert "Secure" in cookie_header(response)
     undo = https.post(
         "/api/v1/sessions",
         json={"players": ["Ann", "Bo"]},
-        base_url="https://scores.example",
+        base_url="https://localhost",
         headers=bearer(PASSPHRASE),
     )
     assert undo.status_code == 201
-    https.post("/api/v1/sessions/1/rounds", json=SCORES, base_url="https://scores.example")
-    deleted = https.post("/sessions/1/rounds/1/delete", base_url="https://scores.example")
+    https.post("/api/v1/sessions/1/rounds", json=SCORES, base_url="https://localhost")
+    deleted = https.post("/sessions/1/rounds/1/delete", base_url="https://localhost")
     assert "Secure" in cookie_header(deleted, "session")
 
 
