@@ -183,6 +183,19 @@ class Household(Model):
     generation: so.Mapped[str | None] = so.mapped_column(sa.String(32))
 
 
+# The household's row is made with its table (db.create_all, as migration 0009 does for a
+# database made by the migrations): a missing row means a restore or a set-up is under way,
+# and the gate is closed then (services/access.py), never open.
+sa.event.listen(
+    Household.__table__,
+    "after_create",
+    sa.DDL(
+        "INSERT INTO household (id, passphrase_hash, changed_at, cookie_epoch)"
+        " VALUES (1, NULL, CURRENT_TIMESTAMP, 0)"
+    ),
+)
+
+
 class FailedSignIn(Model):
     """A wrong passphrase from one client address: the rate limiter's memory, in the database
     so that every server process counts the same guesses."""
