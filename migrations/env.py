@@ -90,6 +90,15 @@ def run_migrations_online():
     if conf_args.get("process_revision_directives") is None:
         conf_args["process_revision_directives"] = process_revision_directives
 
+    # A connection handed over by the caller (a restore migrates its draft copy of the
+    # database, scorekeeper/cli.py), else one of the app's engine.
+    given = config.attributes.get("connection")
+    if given is not None:
+        context.configure(connection=given, target_metadata=get_metadata(), **conf_args)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+
     connectable = get_engine()
 
     with connectable.connect() as connection:

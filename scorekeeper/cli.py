@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import TypeVar
 
 import click
-from flask import Flask
-from flask_migrate import upgrade
+import sqlalchemy as sa
+from alembic import command as alembic_command
+from alembic.config import Config as AlembicConfig
+from flask import Flask, current_app
 
 from scorekeeper.extensions import db
 from scorekeeper.files import open_private
@@ -36,6 +38,8 @@ def register_commands(app: Flask) -> None:
         if source is None:
             dump, _ = backup.postgres_commands(str(path))
             path.parent.mkdir(parents=True, exist_ok=True)
+            # 0600 before pg_dump writes a byte: it writes into the file as it finds it.
+            os.close(open_private(path, truncate=True))
             _run_postgres_tool(dump)
             click.echo(f"Backed up the PostgreSQL database to {path}.")
             return
@@ -45,24 +49,61 @@ def register_commands(app: Flask) -> None:
     @app.cli.command("restore")
     @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
     @click.option("--yes", is_flag=True, help="Replace the current scores without asking.")
-    def restore_command(path: Path, yes: bool) -> None:
-        """Replace the database with the backup at PATH (SQLite file, or pg_dump's file)."""
+    @click.option(
+        "--backup-passphrase",
+        is_flag=True,
+        help="Take the household passphrase the backup holds (the current one is kept without).",
+    )
+    def restore_command(path: Path, yes: bool, backup_passphrase: bool) -> None:
+        """Replace the database with the backup at PATH (SQLite file, or pg_dump's file), all
+        or nothing; the app answers 503 while it runs. The current household passphrase is
+        kept unless --backup-passphrase; every phone signs in again."""
         target = backup.sqlite_path()
+        where = target or "the PostgreSQL database"
         if not yes:
-            where = target or "the PostgreSQL database"
             click.confirm(f"Replace every score in {where} with {path}?", abort=True)
-        db.session.remove()
-        db.engine.dispose()
-        if target is None:
-            _, restore = backup.postgres_commands(str(path))
-            _run_postgres_tool(restore)
+        flag = backup.restore_flag(str(app.config["SQLALCHEMY_DATABASE_URI"]), app.instance_path)
+        try:
+            with backup.closed_for_restore(flag) as closed:
+                before = backup.current_access()
+                db.engine.dispose()
+                if target is None:
+                    outcome = _restore_postgres(path, closed, before, backup_passphrase)
+                else:
+                    outcome = backup.restore_sqlite(
+                        path, target, _upgrade_on, before, backup_passphrase
+                    )
+        except RulesError as err:
+            raise click.ClickException(
+                "The restore failed: "
+                + "\n".join(p.message for p in err.problems)
+                + "\nNothing was changed: the scores and the passphrase are as they were."
+            ) from None
+        except click.ClickException:
+            raise
+        except Exception as err:  # a migration that failed, a file that cannot be written
+            raise click.ClickException(
+                f"The restore failed: {type(err).__name__}: {str(err)[:300]}\n"
+                "Nothing was changed: the scores and the passphrase are as they were."
+            ) from None
+        if outcome.backup_passphrase:
+            passphrase = (
+                "The household passphrase is the backup's; every phone gives it again."
+                if outcome.locked
+                else "There is no household passphrase: the backup holds none."
+            )
+        elif outcome.locked:
+            passphrase = (
+                "The household passphrase is the one in force before the restore (not the "
+                "backup's: --backup-passphrase takes that); every phone gives it again."
+            )
         else:
-            _guard(lambda: backup.restore_sqlite(path, target))
-        upgrade()  # a backup made before the newest migration is brought up to date
-        backup.restored()
+            passphrase = (
+                "There is no household passphrase, as before the restore "
+                "(--backup-passphrase takes the backup's)."
+            )
         click.echo(
-            f"Restored {target or 'the PostgreSQL database'} from {path}. Open phones show the "
-            "restored table; with a household passphrase, every phone gives it again."
+            f"Restored {where} from {path}. Open phones show the restored table. {passphrase}"
         )
 
     @app.cli.command("export-json")
@@ -116,6 +157,50 @@ def _run_postgres_tool(command: str) -> None:
     finished = subprocess.run(words, capture_output=True, text=True, check=False)
     if finished.returncode != 0:
         raise click.ClickException(f"{words[0]} failed: {finished.stderr.strip()[:500]}")
+
+
+def _restore_postgres(
+    path: Path, closed: backup.RestoreFlag, before: backup.Access | None, take_backup: bool
+) -> backup.Restored:
+    """pg_restore in one transaction, then the migrations and the new generation. A failure of
+    pg_restore changes nothing; one after it leaves the backup's data in place without its new
+    generation, so the app stays closed (the flag is kept) until the restore is run again."""
+    _, restore = backup.postgres_commands(str(path))
+    closed.hold()  # from here the data may be the backup's: closed even if this process dies
+    try:
+        _run_postgres_tool(restore)
+    except click.ClickException as err:
+        raise click.ClickException(
+            f"The restore failed: {err.message}\npg_restore ran in one transaction: nothing "
+            "was changed, the scores and the passphrase are as they were."
+        ) from None
+    try:
+        _upgrade()  # a backup made before the newest migration is brought up to date
+        return backup.restored(before, take_backup)
+    except Exception as err:
+        closed.keep()
+        raise click.ClickException(
+            f"The backup's data is in place, but bringing it up to date failed: "
+            f"{type(err).__name__}: {str(err)[:300]}\nScorekeeper stays closed (503): fix the "
+            f"cause and run the restore again, or remove {closed.path} to open it as it is."
+        ) from None
+
+
+def _upgrade() -> None:
+    """`flask db upgrade` in this process; a failure is an exception (not Flask-Migrate's exit)."""
+    alembic_command.upgrade(_alembic_config(), "head")
+
+
+def _upgrade_on(connection: sa.Connection) -> None:
+    """The migrations on another database than the app's (a restore's draft), by connection."""
+    config = _alembic_config()
+    config.attributes["connection"] = connection
+    alembic_command.upgrade(config, "head")
+
+
+def _alembic_config() -> AlembicConfig:
+    config: AlembicConfig = current_app.extensions["migrate"].migrate.get_config()
+    return config
 
 
 def _guard(action: Callable[[], T]) -> T:

@@ -183,6 +183,19 @@ class Household(Model):
     generation: so.Mapped[str | None] = so.mapped_column(sa.String(32))
 
 
+# The household's row is made with its table (db.create_all, as migration 0009 does for a
+# database made by the migrations): a missing row means a restore or a set-up is under way,
+# and the gate is closed then (services/access.py), never open.
+sa.event.listen(
+    Household.__table__,
+    "after_create",
+    sa.DDL(
+        "INSERT INTO household (id, passphrase_hash, changed_at, cookie_epoch)"
+        " VALUES (1, NULL, CURRENT_TIMESTAMP, 0)"
+    ),
+)
+
+
 class SignedOutCookie(Model):
     """A "remember this phone" cookie signed out on its phone, by the random id every cookie
     carries: refused from then on, copies of it too, until `expires_at`, when the cookie would

@@ -53,9 +53,15 @@ def empty_tables(connection: sa.Connection, tables: Sequence[sa.Table]) -> None:
     """Every row of `tables` (in dependency order: the ones others point to first) deleted,
     last ones first, and on PostgreSQL every id sequence of the schema back at 1 (SQLite's ids
     start again at 1 by themselves: the tables have no AUTOINCREMENT). Why not TRUNCATE:
-    tests/conftest.py, SharedApps."""
+    tests/conftest.py, SharedApps. The household's row is put back as a new database has it
+    (migration 0009, models.py): without it the gate is closed."""
     for table in reversed(tables):
         connection.execute(table.delete())
+    if any(table.name == "household" for table in tables):
+        connection.exec_driver_sql(
+            "INSERT INTO household (id, passphrase_hash, changed_at, cookie_epoch)"
+            " VALUES (1, NULL, CURRENT_TIMESTAMP, 0)"
+        )
     if connection.dialect.name == "postgresql":
         sequences = connection.exec_driver_sql(
             "SELECT c.oid::regclass::text FROM pg_class c"

@@ -42,6 +42,11 @@ _SIGNED_OUT = sa.select(SignedOutCookie.token_id).where(
 )
 
 
+NOT_READY = Problem(
+    "unavailable", "Scorekeeper is being restored or set up: try again in a minute."
+)
+
+
 class AccessError(Exception):
     """A passphrase refused: `code` as the API names it, the message in the family's words.
 
@@ -110,6 +115,9 @@ class AccessState:
     # The sign-out epoch: the household's cookie_epoch and its restore generation.
     epoch: str
     fingerprint: str
+    # False when the household's row is missing: a restore or a set-up is under way, and the
+    # gate is closed (never read as "no passphrase").
+    ready: bool = True
 
     @property
     def locked(self) -> bool:
@@ -186,8 +194,11 @@ def access_state() -> AccessState:
 
 
 def _state_of(row: tuple[str | None, int, str | None] | None) -> AccessState:
-    """The passphrase in force, from the household's row (or none yet) and the configuration."""
-    passphrase_hash, cookie_epoch, generation = row if row is not None else (None, 0, None)
+    """The passphrase in force, from the household's row and the configuration; with no row
+    (a restore or a set-up under way) a state that is not ready: the gate stays closed."""
+    if row is None:
+        return AccessState(None, False, "", "", ready=False)
+    passphrase_hash, cookie_epoch, generation = row
     epoch = f"{cookie_epoch}.{generation or ''}"  # a restore moves it on (services/backup.py)
     configured: ConfiguredPassphrase | None = current_app.extensions.get(CONFIGURED)
     if configured is not None:
@@ -455,16 +466,15 @@ def _write_household(expected_hash: str | None, new_hash: str | None, moved: Pro
     begin_write()
     try:
         row = db.session.get(Household, HOUSEHOLD_ID, with_for_update=True)
-        if row is None:
-            row = Household(id=HOUSEHOLD_ID, passphrase_hash=None, cookie_epoch=0)
-            db.session.add(row)
+        if row is None:  # a restore or a set-up under way: never a first passphrase then
+            raise PassphraseRefused(NOT_READY)
         if row.passphrase_hash != expected_hash:
             raise PassphraseRefused(moved)
         row.passphrase_hash = new_hash
         row.changed_at = _now()
         row.cookie_epoch += 1
         db.session.commit()
-    except IntegrityError:  # two first passphrases at once: the other one won
+    except IntegrityError:
         db.session.rollback()
         raise PassphraseRefused(moved) from None
     except BaseException:

@@ -5,7 +5,10 @@
    /sessions/<id>/table with the ETag this part was drawn with, answered by a bodiless 304 when
    nothing did, else with the live part as the server draws it, which is swapped in with what
    changed ("Round 3 added"). Without this script the page still works: a reload shows the
-   same. */
+   same. A poll sent to sign in (the gate's redirect, or a 401: a restore or "sign out every
+   phone" made this phone's cookie worthless) takes the phone to the sign-in page, back here
+   after; a 404 (the session removed, or a restore replaced the scores) says so and stops; a
+   503 (a restore under way) waits the Retry-After and asks again, saying nothing. */
 (() => {
   "use strict";
   const INTERVAL = 1250;
@@ -18,20 +21,34 @@
   let version = Number(live.dataset.version);
   let timer = null;
   let busy = false;
+  let stopped = false; // sent to sign in, or the session is gone: no more polls
   let noticeTimer = null;
   const { t } = window.ScorekeeperText;
 
   const schedule = (delay) => {
     clearTimeout(timer);
-    timer = document.hidden ? null : setTimeout(poll, delay);
+    timer = document.hidden || stopped ? null : setTimeout(poll, delay);
   };
 
   const poll = () => {
     if (busy || document.hidden) return;
     busy = true;
-    fetch(pollUrl, { headers: { "If-None-Match": etag }, cache: "no-store", credentials: "same-origin" })
+    let delay = INTERVAL;
+    fetch(pollUrl, {
+      headers: { "If-None-Match": etag },
+      cache: "no-store",
+      credentials: "same-origin",
+      redirect: "manual",
+    })
       .then((response) => {
         if (response.status === 304) return null;
+        if (response.type === "opaqueredirect" || response.status === 401) return signIn();
+        if (response.status === 404) return gone();
+        if (response.status === 503) {
+          const wait = Number(response.headers.get("Retry-After"));
+          delay = Math.min(Math.max(wait * 1000 || INTERVAL, INTERVAL), 60000);
+          return null;
+        }
         if (!response.ok) throw new Error(`status ${response.status}`);
         return response.text().then(refresh);
       })
@@ -40,8 +57,28 @@
       })
       .then(() => {
         busy = false;
-        schedule(INTERVAL);
+        if (!stopped) schedule(delay);
       });
+  };
+
+  const signIn = () => {
+    stopped = true;
+    const next = location.pathname + location.search;
+    location.assign(`${live.dataset.signIn}?next=${encodeURIComponent(next)}`);
+  };
+
+  const gone = () => {
+    stopped = true;
+    if (!notice) return;
+    clearTimeout(noticeTimer);
+    notice.textContent = t(
+      "live_gone",
+      "This session is no longer here: it was removed or a restore replaced the scores.",
+    ) + " ";
+    const home = document.createElement("a");
+    home.href = live.dataset.home;
+    home.textContent = t("live_home", "Back to the sessions");
+    notice.append(home);
   };
 
   /* The live part of an answer, parsed once in this document (a template's content: no second

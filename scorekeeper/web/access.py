@@ -32,9 +32,10 @@ from flask import (
 )
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import Response
 
-from scorekeeper.services import access
+from scorekeeper.services import access, backup
 from scorekeeper.services.access import (
     AccessError,
     PassphraseRefused,
@@ -62,6 +63,9 @@ POLLS = frozenset({"sessions.live_table", "api.get_session"})
 # Answered to anyone, but they need to know whether this phone is signed in.
 SIGN_IN_PAGES = frozenset({"access.sign_in", "access.sign_out"})
 API_PREFIX = "/api/"
+# Where create_app keeps the path of a restore's flag file; what a 503 asks a client to wait.
+RESTORE_FLAG = "scorekeeper.restore_flag"
+RETRY_AFTER_S = 5
 REALM = 'Bearer realm="Scorekeeper"'
 
 
@@ -76,8 +80,13 @@ class Gate:
 
 
 def register_access(app: Flask) -> None:
-    """The gate before every request, its pages, and session cookies marked Secure on https."""
+    """The gate before every request (after the check for a restore under way), its pages,
+    and session cookies marked Secure on https."""
     app.register_blueprint(bp)
+    app.extensions[RESTORE_FLAG] = backup.restore_flag(
+        str(app.config["SQLALCHEMY_DATABASE_URI"]), app.instance_path
+    )
+    app.before_request(closed_while_restoring)
     app.before_request(gate)
     app.after_request(renew_cookie)
     app.session_interface = HttpsAwareSessionInterface()
@@ -95,14 +104,30 @@ def client_address() -> str:
     return (request.remote_addr or "unknown")[:64]
 
 
+def _restoring() -> bool:
+    return backup.restore_running(current_app.extensions[RESTORE_FLAG])
+
+
+def closed_while_restoring() -> None:
+    """While `flask restore` runs (its flag file is there, services/backup.py), every request
+    but /healthz, the static files and the PWA's files is a 503: nothing is read or written."""
+    if request.endpoint not in ALWAYS_OPEN and _restoring():
+        raise ServiceUnavailable(retry_after=RETRY_AFTER_S)
+
+
 def gate() -> Response | None:
-    """Let the request through, or answer it: a redirect to sign in, a 401, or a 429."""
+    """Let the request through, or answer it: a redirect to sign in, a 401, a 429, or a 503
+    while the household's row is missing or a restore began since the request came in."""
     if request.endpoint in ALWAYS_OPEN:
         return None
     session_id = (request.view_args or {}).get("session_id")
     if request.method == "GET" and request.endpoint in POLLS and isinstance(session_id, int):
         access.read_for_poll(session_id)
     state = access.access_state()
+    # Looked for again after the read: a request let in just before a restore began may have
+    # waited on its locks and read the backup's rows before their new generation.
+    if not state.ready or _restoring():
+        raise ServiceUnavailable(retry_after=RETRY_AFTER_S)
     claims = access.read_cookie(request.cookies.get(_cookie_name()))
     g.access_cookie = claims  # for renew_cookie and sign_out
     g.gate = Gate(

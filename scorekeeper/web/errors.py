@@ -21,6 +21,7 @@ DESCRIPTIONS = {
     415: _l("Send the request as JSON."),
     429: _l("Too many tries: wait a little, then try again."),
     500: _l("Something went wrong; nothing was saved."),
+    503: _l("Scorekeeper is being restored or set up: try again in a minute."),
 }
 
 

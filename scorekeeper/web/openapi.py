@@ -178,7 +178,7 @@ RETRY_AFTER = {
 
 
 def _gate_answers() -> dict[str, Any]:
-    """The 401 and 429 of every operation behind the passphrase gate."""
+    """The 401, 429 and 503 of every operation behind the passphrase gate."""
     return {
         "401": _answer(
             "A passphrase is set and the call carries neither it (`Authorization: Bearer "
@@ -200,6 +200,24 @@ def _gate_answers() -> dict[str, Any]:
                 )
             },
             RETRY_AFTER,
+        ),
+        "503": _answer(
+            "A restore (`flask restore`) is under way, or the database is being set up: "
+            "nothing is read or changed; ask again after `Retry-After` seconds "
+            "(`service_unavailable`).",
+            "Error",
+            {
+                "restoring": _problem(
+                    "service_unavailable",
+                    "Scorekeeper is being restored or set up: try again in a minute.",
+                )
+            },
+            {
+                "Retry-After": {
+                    "description": "Seconds to wait before asking again.",
+                    "schema": {"type": "integer", "minimum": 1},
+                }
+            },
         ),
     }
 

@@ -123,3 +123,19 @@ def test_export_json_file_is_private(app: Flask, tmp_path: Path, umask: int) -> 
     out.chmod(0o644)
     assert runner.invoke(args=["export-json", str(out)]).exit_code == 0
     assert mode(out) == 0o600
+
+
+def test_the_backup_file_is_private_on_either_database(
+    app: Flask, tmp_path: Path, umask: int
+) -> None:
+    """SQLite's copy and pg_dump's file alike (pg_dump made its file 0644, finding 4 of issue
+    23): the dump holds every name, score and the passphrase's hash."""
+    _played(app)
+    runner = app.test_cli_runner()
+    copy = tmp_path / "backups" / "scores.backup"
+    result = runner.invoke(args=["backup", str(copy)])
+    assert result.exit_code == 0, result.output
+    assert mode(copy) == 0o600
+    copy.chmod(0o644)  # written over, a looser file becomes private too
+    assert runner.invoke(args=["backup", str(copy)]).exit_code == 0
+    assert mode(copy) == 0o600

@@ -412,7 +412,7 @@ CALLED = {
 }
 TEXT_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "aria-description")
 # Literals with letters that are not words for a person: DOM and HTTP names.
-ALLOWED = {"Enter", "Content-Type", "Accept", "If-None-Match"}
+ALLOWED = {"Enter", "Content-Type", "Accept", "If-None-Match", "Retry-After"}  # keys and headers
 
 
 def split_args(masked: str, start: int) -> tuple[list[str], int]:

@@ -8,6 +8,7 @@ document uses; a test makes sure the document uses no keyword outside that subse
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from datetime import date
@@ -19,6 +20,7 @@ from flask import Flask, Response
 from flask.testing import FlaskClient
 
 from scorekeeper.config import Defaults
+from scorekeeper.web.access import RESTORE_FLAG
 from scorekeeper.web.openapi import OPENAPI
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
@@ -510,8 +512,8 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, Any], Any, int]]:
 
 
 def gate_tour(app: Flask) -> set[tuple[str, str, str]]:
-    """Every operation behind a passphrase: 401 without it, 429 once too many were wrong.
-    The gate answers before the route, so no session needs to exist."""
+    """Every operation behind a passphrase: 401 without it, 429 once too many were wrong, 503
+    while a restore runs. The gate answers before the route, so no session needs to exist."""
     client = app.test_client()
     seen: set[tuple[str, str, str]] = set()
     for path, method, _ in operations():
@@ -532,6 +534,16 @@ def gate_tour(app: Flask) -> set[tuple[str, str, str]]:
         assert response.status_code == 429, (method, path, response.get_json())
         check_answer(path, method, response)
         seen.add((path, method, "429"))
+    flag = app.extensions[RESTORE_FLAG]  # a restore under way (`flask restore`'s flag)
+    flag.write_text(f"{os.getpid()}\n", encoding="ascii")
+    try:
+        for path, method, _ in operations():
+            response = client.open(path.format(session_id=1, number=1), method=method.upper())
+            assert response.status_code == 503, (method, path, response.get_json())
+            check_answer(path, method, response)
+            seen.add((path, method, "503"))
+    finally:
+        flag.unlink()
     return seen
 
 
