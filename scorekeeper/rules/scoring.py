@@ -48,7 +48,7 @@ class Rack:
             return cls(int(entry.strip()))
         if isinstance(entry, str | list | tuple):
             try:
-                tiles = tuple(parse_tiles(entry))
+                tiles = tuple(parse_tiles(entry, settings.played_with))
             except RulesError as err:
                 raise RulesError([_for_player(p, player) for p in err.problems]) from None
             return cls(rack_value(tiles, settings.joker_penalty), tiles, len(tiles))

@@ -396,15 +396,18 @@ class RoundForm(FlaskForm):
             body["tile_counts"] = counts
         return body
 
-    def show_problems(self, problems: Iterable[Problem], body: Mapping[str, Any]) -> list[str]:
+    def show_problems(
+        self, problems: Iterable[Problem], body: Mapping[str, Any], played_with: str = "tiles"
+    ) -> list[str]:
         """Put each problem next to its field, or its group (the racks, the scores);
-        return the ones that belong to neither, for the top of the page."""
+        return the ones that belong to neither, for the top of the page (`played_with`: the
+        session's notation, in which the racks were typed)."""
         general = []
         ending = body.get("ending")
         racks = body.get("racks") or {}
         for problem in problems:
             field = self._field_for(problem, ending, racks)
-            holders = self._racks_holding(problem, racks)
+            holders = self._racks_holding(problem, racks, played_with)
             if field is not None:
                 add_error(field, translate(problem))
             elif holders:
@@ -418,8 +421,11 @@ class RoundForm(FlaskForm):
                 general.append(translate(problem))
         return general
 
-    def _racks_holding(self, problem: Problem, racks: Mapping[str, Any]) -> list[Field]:
-        """The rack fields holding the tile a supply problem names (`r7`, `j`)."""
+    def _racks_holding(
+        self, problem: Problem, racks: Mapping[str, Any], played_with: str
+    ) -> list[Field]:
+        """The rack fields holding the tile a supply problem names (`r7`, `j`: its field is
+        in tile notation, whatever the session plays with)."""
         if problem.code != "tile_supply" or not problem.field:
             return []
         try:
@@ -429,7 +435,11 @@ class RoundForm(FlaskForm):
         holders = []
         for i, name in enumerate(self.players):
             try:
-                tiles = parse_tiles(racks[name]) if isinstance(racks.get(name), str) else []
+                tiles = (
+                    parse_tiles(racks[name], played_with)
+                    if isinstance(racks.get(name), str)
+                    else []
+                )
             except RulesError:
                 continue
             if wanted in tiles:

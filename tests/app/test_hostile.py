@@ -1057,3 +1057,45 @@ def test_a_form_over_64_kib_is_413_and_writes_nothing(client: FlaskClient, app: 
         )
     assert response.status_code == 413
     assert response.mimetype == "text/html"
+
+
+# --- One notation a session (issue 23, finding 14) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("played_with", "typed", "said"),
+    [
+        ("tiles", "hq", "“hq” is a card: this session is played with tiles."),
+        ("tiles", "h7", "“h7” is a card: this session is played with tiles."),
+        ("cards", "r7", "“r7” is a tile: this session is played with cards."),
+        ("cards", "red 7", "“red 7” is a tile: this session is played with cards."),
+    ],
+)
+def test_a_token_of_the_other_notation_is_named_everywhere(
+    client: FlaskClient, app: Flask, played_with: str, typed: str, said: str
+) -> None:
+    """The API, the round form, the rules tools and the table checker read only the session's
+    notation; nothing is stored."""
+    session_id = create(client, ["Ann", "Bo"], rules={"played_with": played_with})
+    joker = "j"
+    with nothing_written(client, app):
+        api = client.post(
+            f"{API}/sessions/{session_id}/rounds",
+            json={"ending": "went_out", "winner": "Ann", "racks": {"Bo": f"{typed} {joker}"}},
+        )
+        assert [p["message"] for p in problems(api, 422)] == [f"Bo: {said}"]
+        page = client.post(
+            f"/sessions/{session_id}/rounds/new",
+            data={"ending": "went_out", "winner": "0", "rack_1": typed},
+        )
+        assert page.status_code == 422
+        assert any(said in message for message in page_errors(page)), page_errors(page)
+        tool = client.post(f"{API}/rules/rack", json={"session": session_id, "tiles": [typed]})
+        assert [p["message"] for p in problems(tool, 422)] == [said]
+        rules = {"rules": {"played_with": played_with}, "tiles": f"{typed} {joker} {joker}"}
+        assert [p["message"] for p in problems(client.post(f"{API}/rules/set", json=rules), 422)]
+        checker = client.post(
+            f"/tools/check?session={session_id}", data={"check": "set", "sets": f"{typed} j j"}
+        )
+        assert checker.status_code == 422
+        assert said in checker.get_data(as_text=True)
