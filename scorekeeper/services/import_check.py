@@ -353,8 +353,8 @@ def _sessions(rows: Rows, problems: list[Problem]) -> None:
                 )
             )
         else:
-            for rnd, problem in _round_versions(session["version"], played):
-                problems += _in_round(sid, rnd["number"], [problem])
+            for bad, problem in _round_versions(session["version"], played):
+                problems += _in_round(sid, bad["number"], [problem])
         problems += _in_session(sid, found)
         if settings is None or found:
             continue  # its rounds cannot be scored without its settings and players

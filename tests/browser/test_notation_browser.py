@@ -82,8 +82,9 @@ def test_the_round_form_reads_racks_with_the_same_notation(
         and case.get("played_with", "tiles") == played_with
     ]
     # The notation comes at the first rack typed as tiles (tiles.js, fetched on demand).
-    page.evaluate("() => window.ScorekeeperRound.rack('r7')")
-    page.wait_for_function("() => window.ScorekeeperRound.rack('r7').value === 7")
+    seven = "h7" if played_with == "cards" else "r7"
+    page.evaluate("(seven) => window.ScorekeeperRound.rack(seven)", seven)
+    page.wait_for_function("(seven) => window.ScorekeeperRound.rack(seven).value === 7", arg=seven)
     answers = page.evaluate(
         """(racks) => racks.map((text) => {
              const entry = window.ScorekeeperRound.rack(text);
