@@ -11,6 +11,33 @@ from scorekeeper.rules.settings import Settings
 MAX_NAME = 40
 MIN_PLAYERS = 2
 MAX_PLAYERS_PER_SET = {1: 4, 2: 6}
+# More combining marks than this on one letter draw a smear, not a name (Vietnamese stacks
+# two, Devanagari and Thai one or two).
+MAX_MARKS = 4
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing. Most
+# are also not printable (format characters); the Hangul fillers are letters that show
+# nothing and the variation selectors marks that only change the character before them.
+_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+# The variation selectors among them: kept after a character (an emoji's ❤️), never alone.
+_SELECTORS = ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF), (0x180B, 0x180D), (0x180F, 0x180F))
 
 
 def clean_name(name: object, field: str | None = None) -> str:
@@ -25,9 +52,49 @@ def clean_name(name: object, field: str | None = None) -> str:
             "bad_name",
             "%(name)s is too long or has characters that cannot be shown: at most 40 letters.",
             field,
-            name=f"“{cleaned[:20]}…”" if len(cleaned) > 20 else f"“{cleaned}”",
+            name=_quoted(cleaned),
+        )
+    if any(_within(ch, _IGNORABLE) and not _within(ch, _SELECTORS) for ch in cleaned):
+        raise RulesError.one(
+            "bad_name", "A player's name cannot hold characters that show nothing.", field
+        )
+    if not any(_visible(ch) for ch in cleaned):
+        raise RulesError.one("bad_name", "A player's name needs letters you can see.", field)
+    if _longest_marks(cleaned) > MAX_MARKS:
+        raise RulesError.one(
+            "bad_name",
+            "%(name)s has too many accents on one letter: at most %(max)d.",
+            field,
+            name=_quoted(cleaned),
+            max=MAX_MARKS,
         )
     return cleaned
+
+
+def _quoted(name: str) -> str:
+    return f"“{name[:20]}…”" if len(name) > 20 else f"“{name}”"
+
+
+def _within(ch: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    return any(low <= ord(ch) <= high for low, high in ranges)
+
+
+def _visible(ch: str) -> bool:
+    """A character that draws something of its own: not a space, a mark or an ignorable."""
+    return not ch.isspace() and not _is_mark(ch) and not _within(ch, _IGNORABLE)
+
+
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
+def _longest_marks(name: str) -> int:
+    """The most combining marks in a row (on one letter), variation selectors not counted."""
+    longest = run = 0
+    for ch in name:
+        run = run + 1 if _is_mark(ch) and not _within(ch, _SELECTORS) else 0
+        longest = max(longest, run)
+    return longest
 
 
 def name_key(name: str) -> str:

@@ -6,14 +6,14 @@ player it concerns; typo flags are separate, since a confirmation accepts them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.rules.errors import NameList, Problem, RulesError, name_list
+from scorekeeper.rules.numbers import digits_for, looks_whole, whole_number
 from scorekeeper.rules.players import find_player
-from scorekeeper.rules.settings import Settings
+from scorekeeper.rules.settings import Settings, declared
 from scorekeeper.rules.tiles import (
     Tile,
     check_supply,
@@ -24,7 +24,9 @@ from scorekeeper.rules.tiles import (
 
 ENDINGS = ("went_out", "pool_empty", "scores")
 TILES_PER_SET = 106
-_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+MAX_JOKER_PENALTY = next(s.high for s in declared(Settings) if s.name == "joker_penalty") or 0
+# No rack is worth more than every tile of two sets with the highest joker penalty.
+RACK_DIGITS = digits_for(most_valuable_rack(2, MAX_JOKER_PENALTY))
 
 
 @dataclass(frozen=True)
@@ -44,11 +46,20 @@ class Rack:
             raise _bad_rack(player)
         if isinstance(entry, int):
             return cls(entry)
-        if isinstance(entry, str) and _WHOLE_NUMBER.fullmatch(entry.strip()):
-            return cls(int(entry.strip()))
+        if isinstance(entry, str) and looks_whole(entry.strip()) and "+" not in entry:
+            value = whole_number(entry.strip(), RACK_DIGITS, signed=True)
+            if value is None:  # more digits than any rack is worth (int() fails past 4,300)
+                raise RulesError.one(
+                    "impossible_rack",
+                    "%(player)s: a rack is worth at most %(limit)d points.",
+                    player,
+                    player=player,
+                    limit=most_valuable_rack(2, MAX_JOKER_PENALTY),
+                )
+            return cls(value)
         if isinstance(entry, str | list | tuple):
             try:
-                tiles = tuple(parse_tiles(entry))
+                tiles = tuple(parse_tiles(entry, settings.played_with))
             except RulesError as err:
                 raise RulesError([_for_player(p, player) for p in err.problems]) from None
             return cls(rack_value(tiles, settings.joker_penalty), tiles, len(tiles))

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from scorekeeper.rules.errors import Problem, RulesError, Word, name_list
+from scorekeeper.rules.numbers import digits_for
 
 _SETTING = "setting"  # the key of a field's metadata that holds its declaration
 
@@ -40,6 +41,12 @@ class Setting:
     optional: bool = False  # None (JSON null) is a value too: the setting is off
     scoring: bool = False  # changes the scores: shown at once, not under "More rules"
     hint: str | None = None  # a line under the field on the new-session page (a msgid)
+
+    @property
+    def digits(self) -> int:
+        """The most digits a whole number of this setting is typed in (its bounds')."""
+        assert self.low is not None and self.high is not None
+        return digits_for(self.low, self.high)
 
     @property
     def choices(self) -> tuple[Any, ...]:

@@ -46,17 +46,13 @@ FACES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 _FACE_NUMBERS = {face.lower(): number for number, face in FACES.items()}
 JOKER_WORDS = ("j", "joker", "*", "jkr")
 
-_COLOUR_BY_NAME: dict[str, Colour] = {}
-for _c in Colour:
-    _COLOUR_BY_NAME[_c.letter] = _c
-    _COLOUR_BY_NAME[_c.word] = _c
-    _COLOUR_BY_NAME[_c.suit_letter] = _c
-    _COLOUR_BY_NAME[_c.suit_symbol] = _c
-    _COLOUR_BY_NAME[_c.suit_word] = _c
-    _COLOUR_BY_NAME[_c.suit_word[:-1]] = _c  # "heart", "spade"...
-_SUIT_NAMES = {
-    n for c in Colour for n in (c.suit_letter, c.suit_symbol, c.suit_word, c.suit_word[:-1])
+# Each notation's names of the colours, one table each (docs/RULES.md 1): a session reads
+# only its own, and a token of the other is named as such. No name is in both tables.
+TILE_NAMES: dict[str, Colour] = {n: c for c in Colour for n in (c.letter, c.word)}
+CARD_NAMES: dict[str, Colour] = {
+    n: c for c in Colour for n in (c.suit_letter, c.suit_symbol, c.suit_word, c.suit_word[:-1])
 }
+NOTATIONS: dict[str, dict[str, Colour]] = {"tiles": TILE_NAMES, "cards": CARD_NAMES}
 
 # The digits are 0-9 only: Python's \d would read "r٧" or a full-width "r７" as red 7, which
 # the browser's notation (static/tiles.js) does not (tests/notation_cases.json holds the two).
@@ -122,33 +118,50 @@ def tile(colour: Colour, number: int) -> Tile:
     return Tile(number, colour)
 
 
-def parse_tile(token: str) -> Tile:
-    """Read one tile, tiles or cards: `r7`, `red 7`, `hq`, `♦A`, `j` (case and spaces ignored)."""
+def parse_tile(token: str, played_with: str = "tiles") -> Tile:
+    """Read one tile in the session's notation: `r7`, `red 7` with tiles, `hq`, `♦A` with
+    cards, `j` in both (case and spaces ignored); a token of the other notation is named."""
     text = _SEPARATORS.sub("", str(token)).lower()
     if len(text) > MAX_TOKEN:  # no tile is written longer; int() of 5000 digits would fail
-        raise _bad_tile(token)
+        raise _bad_tile(token, played_with)
     if text in JOKER_WORDS:
         return JOKER
+    read = _read(text, played_with)
+    if read is not None:
+        return read
+    if _read(text, _other(played_with)) is not None:
+        raise _other_notation(token, played_with)
+    raise _bad_tile(token, played_with)
+
+
+def _other(played_with: str) -> str:
+    return "tiles" if played_with == "cards" else "cards"
+
+
+def _read(text: str, played_with: str) -> Tile | None:
+    """The tile a token writes in one notation (a card's face only with cards), or None."""
     match = _TOKEN.match(text)
-    colour = match and _COLOUR_BY_NAME.get(match["colour"])
+    colour = match and NOTATIONS[played_with].get(match["colour"])
     if not match or colour is None:
-        raise _bad_tile(token)
+        return None
     raw = match["number"]
     if raw.isdigit():
         number = int(raw)
-    elif match["colour"] in _SUIT_NAMES:
+    elif played_with == "cards":
         number = _FACE_NUMBERS[raw]
     else:
-        raise _bad_tile(token)
+        return None
     if number not in NUMBERS or raw.startswith("0"):
-        raise _bad_tile(token)
+        return None
     return Tile(number, colour)
 
 
-def parse_tiles(entry: str | Sequence[str]) -> list[Tile]:
-    """Read a rack or a set from text (`r7 k13 j`, `red 7, black13`) or a list of tokens.
+def parse_tiles(entry: str | Sequence[str], played_with: str = "tiles") -> list[Tile]:
+    """Read a rack or a set in the session's notation from text (`r7 k13 j`, `red 7,
+    black13`) or a list of tokens.
 
-    A colour word standing alone joins the number after it, so `red 7` is one tile.
+    A colour word standing alone joins the number after it, so `red 7` is one tile (and
+    `hearts 7` one card: named as a card in a game of tiles).
     """
     if isinstance(entry, str):
         chunks = [c for c in _SEPARATORS.split(entry.strip()) if c]
@@ -162,12 +175,12 @@ def parse_tiles(entry: str | Sequence[str]) -> list[Tile]:
     i = 0
     while i < len(chunks):
         chunk = chunks[i]
-        lone_colour = chunk.lower() in _COLOUR_BY_NAME
+        lone_colour = chunk.lower() in TILE_NAMES or chunk.lower() in CARD_NAMES
         if lone_colour and chunk.lower() not in JOKER_WORDS and i + 1 < len(chunks):
-            tiles.append(parse_tile(chunk + chunks[i + 1]))
+            tiles.append(parse_tile(f"{chunk} {chunks[i + 1]}", played_with))
             i += 2
             continue
-        tiles.append(parse_tile(chunk))
+        tiles.append(parse_tile(chunk, played_with))
         i += 1
     return tiles
 
@@ -243,9 +256,28 @@ def _shown(token: object) -> str:
     return f"“{text[:20]}”" if len(text) <= 20 else f"“{text[:20]}…”"
 
 
-def _bad_tile(token: object) -> RulesError:
+def _bad_tile(token: object, played_with: str = "tiles") -> RulesError:
+    if played_with == "cards":
+        return RulesError.one(
+            "bad_tile",
+            "%(token)s is not a card: write a suit and a face like hQ or s10, or j for a joker.",
+            token=_shown(token),
+        )
     return RulesError.one(
         "bad_tile",
         "%(token)s is not a tile: write a colour and a number like r7 or k13, or j for a joker.",
         token=_shown(token),
+    )
+
+
+def _other_notation(token: object, played_with: str) -> RulesError:
+    """A card typed in a game of tiles, or a tile in a game of cards."""
+    if played_with == "cards":
+        return RulesError.one(
+            "bad_tile",
+            "%(token)s is a tile: this session is played with cards.",
+            token=_shown(token),
+        )
+    return RulesError.one(
+        "bad_tile", "%(token)s is a card: this session is played with tiles.", token=_shown(token)
     )

@@ -9,10 +9,12 @@ written.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -24,13 +26,27 @@ from scorekeeper.rules import (
     RulesError,
     Settings,
     check_players,
+    clean_name,
     score_round,
 )
+from scorekeeper.rules.players import name_key
 from scorekeeper.services.sessions import MAX_ROUNDS
 
 Rows = dict[str, list[dict[str, Any]]]
 # The largest number PostgreSQL's integer holds (SQLite would take more, and lose it later).
 LARGEST_INTEGER = 2**31 - 1
+# The passphrase hashes werkzeug's generate_password_hash writes (services.access._hash):
+# "scrypt:N:r:p$salt$hex" and "pbkdf2:name:iterations$salt$hex". The bounds keep one check
+# of a guess affordable (scrypt needs 128 * N * r bytes; werkzeug's defaults are
+# scrypt:32768:8:1, 32 MiB, and pbkdf2:sha256:1000000).
+_SCRYPT = re.compile(r"scrypt:(?P<n>[0-9]{1,8}):(?P<r>[0-9]{1,2}):(?P<p>[0-9]{1,2})")
+_PBKDF2 = re.compile(r"pbkdf2:(?P<name>[a-z0-9_]{1,16}):(?P<iterations>[0-9]{1,8})")
+_SALT = re.compile(r"[A-Za-z0-9]{1,64}")
+_HEX = re.compile(r"[0-9a-f]+")
+MAX_SCRYPT_MEMORY = 256 * 1024 * 1024
+MAX_PBKDF2_ITERATIONS = 10_000_000
+# A clock set a little differently on the phone that made the export is no harm.
+CLOCK_SKEW = timedelta(minutes=5)
 
 
 def check_export(tables: Mapping[str, Any], schema: Sequence[sa.Table]) -> None:
@@ -40,9 +56,96 @@ def check_export(tables: Mapping[str, Any], schema: Sequence[sa.Table]) -> None:
     if not problems:
         _references(rows, schema, problems)
     if not problems:
+        _players(rows, problems)
+        _household(rows, problems)
         _sessions(rows, problems)
     if problems:
         raise RulesError(problems)
+
+
+def _in_row(table: str, row: Mapping[str, Any], problem: Problem) -> Problem:
+    """One line naming the row (`players row with id 2: ...`)."""
+    return Problem(
+        "bad_backup",
+        "%(table)s row with id %(id)s: %(problem)s",
+        {"table": table, "id": _shown(row.get("id")), "problem": problem},
+    )
+
+
+def _players(rows: Rows, problems: list[Problem]) -> None:
+    """Each remembered player's name as the rules keep one, and its key derived from it."""
+    for player in rows["players"]:
+        name = player["name"]
+        try:
+            if clean_name(name) != name:
+                raise RulesError.one("bad_name", "The name is not trimmed as the app keeps it.")
+        except RulesError as err:
+            problems.append(_in_row("players", player, err.problems[0]))
+            continue
+        if player["name_key"] != name_key(name):
+            problems.append(
+                _in_row(
+                    "players",
+                    player,
+                    Problem(
+                        "bad_backup",
+                        "name_key %(key)s is not the key of the name %(name)s.",
+                        {"key": _shown(player["name_key"]), "name": _shown(name)},
+                    ),
+                )
+            )
+
+
+def _household(rows: Rows, problems: list[Problem]) -> None:
+    """A passphrase hash of a form the app writes, and no sign-in failure yet to come (a
+    failure dated 2999 would lock the household out for good)."""
+    for household in rows["household"]:
+        hashed = household.get("passphrase_hash")
+        if hashed is not None and not passphrase_hash_written_by_app(hashed):
+            problems.append(
+                _in_row(
+                    "household",
+                    household,
+                    Problem("bad_backup", "passphrase_hash is not a hash Scorekeeper writes.", {}),
+                )
+            )
+    now = datetime.now(UTC).replace(tzinfo=None)
+    for failure in rows["failed_sign_ins"]:
+        when = datetime.fromisoformat(failure["attempted_at"])
+        if when.replace(tzinfo=None) > now + CLOCK_SKEW:
+            problems.append(
+                _in_row(
+                    "failed_sign_ins",
+                    failure,
+                    Problem(
+                        "bad_backup",
+                        "attempted_at %(when)s is in the future.",
+                        {"when": when.isoformat()},
+                    ),
+                )
+            )
+
+
+def passphrase_hash_written_by_app(hashed: str) -> bool:
+    """Whether werkzeug's generate_password_hash could have written this, with parameters
+    that keep a check affordable."""
+    method, _, rest = hashed.partition("$")
+    salt, _, digest = rest.partition("$")
+    if not _SALT.fullmatch(salt) or not _HEX.fullmatch(digest):
+        return False
+    if scrypt := _SCRYPT.fullmatch(method):
+        n, r, p = (int(scrypt[k]) for k in ("n", "r", "p"))
+        power_of_two = n > 1 and n & (n - 1) == 0
+        affordable = 128 * n * r <= MAX_SCRYPT_MEMORY and r >= 1 and 1 <= p <= 16
+        return power_of_two and affordable and len(digest) == 128
+    if pbkdf2 := _PBKDF2.fullmatch(method):
+        name = pbkdf2["name"]
+        if name not in hashlib.algorithms_guaranteed or name.startswith("shake"):
+            return False
+        iterations = int(pbkdf2["iterations"])
+        size = hashlib.new(name).digest_size
+        return 1 <= iterations <= MAX_PBKDF2_ITERATIONS and len(digest) == 2 * size
+    return False
 
 
 def _shown(value: Any) -> str:
@@ -215,6 +318,7 @@ def _sessions(rows: Rows, problems: list[Problem]) -> None:
             found.append(
                 Problem("bad_setting", "Rounds must be from 1 to %(max)d.", {"max": MAX_ROUNDS})
             )
+        found += _session_text(session)
         seated = sorted(seats[sid], key=lambda s: s["position"])
         names: dict[int, str] = {s["id"]: s["name"] for s in seated}
         if settings is not None:
@@ -240,6 +344,17 @@ def _sessions(rows: Rows, problems: list[Problem]) -> None:
                     {"count": len(played), "planned": session["rounds_planned"]},
                 )
             )
+        if session["version"] < 1:
+            found.append(
+                Problem(
+                    "bad_backup",
+                    "Its version %(version)d is below 1.",
+                    {"version": session["version"]},
+                )
+            )
+        else:
+            for bad, problem in _round_versions(session["version"], played):
+                problems += _in_round(sid, bad["number"], [problem])
         problems += _in_session(sid, found)
         if settings is None or found:
             continue  # its rounds cannot be scored without its settings and players
@@ -248,6 +363,57 @@ def _sessions(rows: Rows, problems: list[Problem]) -> None:
             mine = entries[rnd["id"]]
             found = _round(list(names.values()), names, every_seat, rnd, mine, settings)
             problems += _in_round(sid, rnd["number"], found)
+
+
+def _session_text(session: Mapping[str, Any]) -> list[Problem]:
+    """The session's name and notes as services.sessions keeps them: no control or bidi
+    characters (notes keep their line breaks)."""
+    found = []
+    name = session["name"]
+    if " ".join(name.split()) != name or not name.isprintable():
+        found.append(
+            Problem("bad_name", "A session name cannot hold control characters.", {}, "name")
+        )
+    if any(not (ch.isprintable() or ch == "\n") for ch in session["notes"] or ""):
+        found.append(Problem("bad_notes", "Notes cannot hold control characters.", {}, "notes"))
+    return found
+
+
+def _round_versions(
+    version: int, played: Sequence[Mapping[str, Any]]
+) -> list[tuple[Mapping[str, Any], Problem]]:
+    """Each round's version is the session's version that last wrote it: from 1 to the
+    session's, and no two rounds alike (an edit naming one version lands on one round)."""
+    found = []
+    owner: dict[int, int] = {}
+    for rnd in played:
+        mine = rnd["version"]
+        if not 1 <= mine <= version:
+            found.append(
+                (
+                    rnd,
+                    Problem(
+                        "bad_backup",
+                        "Its version %(version)d is not from 1 to the session's version "
+                        "%(session_version)d.",
+                        {"version": mine, "session_version": version},
+                    ),
+                )
+            )
+        elif mine in owner:
+            found.append(
+                (
+                    rnd,
+                    Problem(
+                        "bad_backup",
+                        "Its version %(version)d is also the version of round %(other)d.",
+                        {"version": mine, "other": owner[mine]},
+                    ),
+                )
+            )
+        else:
+            owner[mine] = rnd["number"]
+    return found
 
 
 def _round(

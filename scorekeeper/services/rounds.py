@@ -135,7 +135,10 @@ def _numbers(body: Mapping[str, Any], name: str) -> dict[str, int]:
 def _in_range(value: int, player: str) -> None:
     if abs(value) > LARGEST_NUMBER:
         raise bad_request(
-            "%(player)s: %(value)d is out of range.", player, player=player, value=value
+            "%(player)s: numbers beyond %(largest)d either way are out of range.",
+            player,
+            player=player,
+            largest=LARGEST_NUMBER,
         )
 
 

@@ -44,15 +44,16 @@ def tool_settings(body: Mapping[str, Any]) -> Settings:
     return Settings.from_dict(rules, base)
 
 
-def _tiles(value: object, field: str) -> list[Tile]:
+def _tiles(value: object, field: str, settings: Settings) -> list[Tile]:
+    """Tiles in the notation of the rules' Played with (a card in a game of tiles is named)."""
     if isinstance(value, str) and len(value) <= 2000:
-        return parse_tiles(value)
+        return parse_tiles(value, settings.played_with)
     if (
         isinstance(value, list)
         and len(value) <= MAX_TILES
         and all(isinstance(t, str) for t in value)
     ):
-        return parse_tiles(value)
+        return parse_tiles(value, settings.played_with)
     raise bad_request('%(name)s must be a list of tiles like ["r7", "j"].', field, name=field)
 
 
@@ -66,7 +67,7 @@ def check_set_tool(body: object, render: Render = english) -> dict[str, Any]:
     """Is this one set valid, and every way to read it."""
     body = _body(body)
     settings = tool_settings(body)
-    check = check_set(_tiles(body.get("tiles"), "tiles"), settings)
+    check = check_set(_tiles(body.get("tiles"), "tiles", settings), settings)
     return set_document(check, settings.played_with, render)
 
 
@@ -77,7 +78,7 @@ def check_meld_tool(body: object, render: Render = english) -> dict[str, Any]:
     sets = body.get("sets")
     if not isinstance(sets, list) or len(sets) > 40:
         raise bad_request("sets must be a list of sets, each a list of tiles.", "sets")
-    parsed = [_tiles(s, f"sets.{i}") for i, s in enumerate(sets)]
+    parsed = [_tiles(s, f"sets.{i}", settings) for i, s in enumerate(sets)]
     return meld_document(check_meld(parsed, settings), settings.played_with, render)
 
 
@@ -85,7 +86,7 @@ def rack_tool(body: object) -> dict[str, Any]:
     """What a rack is worth and how many tiles it holds."""
     body = _body(body)
     settings = tool_settings(body)
-    tiles = _tiles(body.get("tiles"), "tiles")
+    tiles = _tiles(body.get("tiles"), "tiles", settings)
     check_supply([tiles], settings.tile_sets, settings.played_with)
     return {"value": rack_value(tiles, settings.joker_penalty), "count": len(tiles)}
 
@@ -96,9 +97,9 @@ def swap_tool(
     """May a tile from a rack take the place of a joker in this set on the table."""
     body = _body(body)
     settings = tool_settings(body)
-    table_set = _tiles(body.get("set"), "set")
+    table_set = _tiles(body.get("set"), "set", settings)
     tile = body.get("tile")
     if not isinstance(tile, str):
         raise bad_request('tile must be one tile like "b5".', "tile")
-    check = check_joker_swap(table_set, parse_tile(tile), settings)
+    check = check_joker_swap(table_set, parse_tile(tile, settings.played_with), settings)
     return swap_document(check, settings.played_with, render, render_text)

@@ -15,7 +15,7 @@
      them; the keys and the tiles' names are tile_keys.js's, fetched just before. */
   const { t, tn, number } = window.ScorekeeperText;
   const tileKeys = window.ScorekeeperTileKeys;
-  const { notation } = window.ScorekeeperTiles;
+  const { notation, otherNotation } = window.ScorekeeperTiles;
   const nameOf = (id) => tileKeys.nameOf(id, cards);
   const tilesIn = (input) => tilesOf(input.value);
 
@@ -102,7 +102,11 @@
       ...inRack.map((tile, i) => {
         let label;
         if (tile.id) label = t("keypad_take_off", "Take %(tile)s off", { tile: nameOf(tile.id) });
-        else if (cards) label = t("keypad_take_off_unread_card", "Take “%(text)s” off (not a card)", { text: tile.raw });
+        else if (otherNotation(tile.raw, cards)) {
+          label = cards
+            ? t("keypad_take_off_a_tile", "Take “%(text)s” off (a tile: this session is played with cards)", { text: tile.raw })
+            : t("keypad_take_off_a_card", "Take “%(text)s” off (a card: this session is played with tiles)", { text: tile.raw });
+        } else if (cards) label = t("keypad_take_off_unread_card", "Take “%(text)s” off (not a card)", { text: tile.raw });
         else label = t("keypad_take_off_unread_tile", "Take “%(text)s” off (not a tile)", { text: tile.raw });
         const chip = el(
           "button",

@@ -51,7 +51,7 @@
   let fetching = false;
   const tilesOf = (text) => {
     if (whole(text) !== null) return [];
-    if (notation) return notation.tilesOf(text);
+    if (notation) return notation.tilesOf(text, playedWith === "cards");
     if (tilesScript && !fetching) {
       fetching = fetchFiles(tilesScript).then(() => {
         notation = window.ScorekeeperTiles;

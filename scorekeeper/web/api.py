@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
@@ -11,6 +10,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.extensions import csrf, db
 from scorekeeper.rules import RulesError
+from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import rounds, sessions, tools
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
@@ -96,11 +96,12 @@ def _query_count(name: str, least: int) -> int | None:
     text = request.args.get(name)
     if text is None:
         return None
-    if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < least:
+    number = whole_number(text, 9)
+    if number is None or number < least:
         raise bad_request(
             "%(name)s must be a whole number of at least %(least)d.", name, name=name, least=least
         )
-    return int(text)
+    return number
 
 
 @bp.get("/sessions")

@@ -37,9 +37,9 @@ def set_seconds(session_id: int) -> Response | tuple[str, int]:
     """Set the session's Seconds per turn (a preset button or the number typed)."""
     view = session_or_404(session_id)
     form = SecondsForm()
-    if form.validate():
+    if form.validate() and (seconds := form.value()) is not None:
         try:
-            view = sessions.set_seconds_per_turn(session_id, int(form.seconds.data))
+            view = sessions.set_seconds_per_turn(session_id, seconds)
         except NotFound:
             abort(404)
         except RulesError as error:

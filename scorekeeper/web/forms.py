@@ -29,7 +29,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import EqualTo, InputRequired, NumberRange, Optional
+from wtforms.validators import EqualTo, InputRequired, Optional, ValidationError
 from wtforms.widgets import html_params
 
 from scorekeeper.rules import (
@@ -42,6 +42,11 @@ from scorekeeper.rules import (
     parse_tile,
     parse_tiles,
 )
+from scorekeeper.rules.numbers import digits_for, whole_number
+from scorekeeper.rules.scoring import RACK_DIGITS, TILES_PER_SET
+from scorekeeper.rules.tiles import NUMBERS
+from scorekeeper.services.rounds import LARGEST_NUMBER
+from scorekeeper.services.sessions import MAX_ROUNDS
 from scorekeeper.web.messages import translate
 from scorekeeper.web.text import LazyText
 from scorekeeper.web.text import lazy_text as _l
@@ -55,13 +60,44 @@ except ImportError:  # pragma: no cover - older WTForms take (value, label) tupl
 
 
 MAX_PLAYERS = 6
-WHOLE_NUMBER = re.compile(r"[+-]?\d+")
+# The most digits each number typed on a round form may have: a paper score, a tile count.
+SCORE_DIGITS = digits_for(LARGEST_NUMBER)
+COUNT_DIGITS = digits_for(2 * TILES_PER_SET)
+DRAWN_DIGITS = digits_for(max(NUMBERS))
+# A hidden number the pages write (a round's number or version, a seat): never longer.
+ID_DIGITS = 12
+# A page number of a list: one past every page is an empty page, however it is written.
+PAGE_DIGITS = 30
 ENDING_CHOICES = ("went_out", "pool_empty", "scores")
 
 
 def add_error(field: Field, message: str) -> None:
     """Show a message next to a field (WTForms keeps errors as a tuple until validated)."""
     field.errors = [*field.errors, message]
+
+
+class WholeNumberField(IntegerField):
+    """A whole number typed in ASCII digits (a sign only when `low` is below 0), of no more
+    digits than its bounds are written in, from `low` to `high`; anything else (`²`, `١٢`,
+    `1_0`, 4,400 digits) is said by `message`, once."""
+
+    def __init__(self, label: Any, low: int, high: int, message: Any, **kwargs: Any) -> None:
+        kwargs["render_kw"] = {"min": low, "max": high, **kwargs.get("render_kw", {})}
+        super().__init__(label, **kwargs)
+        self.low, self.high, self.message = low, high, message
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist or not str(valuelist[0]).strip():
+            self.data = None
+            return
+        digits = digits_for(self.low, self.high)
+        self.data = whole_number(str(valuelist[0]).strip(), digits, signed=self.low < 0)
+        if self.data is None:
+            raise ValueError(self.message)
+
+    def pre_validate(self, form: Form) -> None:
+        if self.data is not None and not self.low <= self.data <= self.high:
+            raise ValidationError(self.message)
 
 
 def setting_field(setting: Setting, required: Any = None) -> Any:
@@ -76,16 +112,22 @@ def setting_field(setting: Setting, required: Any = None) -> Any:
         return SelectField(
             label,
             choices=[SelectChoice(value, _l(text)) for value, text in setting.options],
-            coerce=setting.kind,
+            coerce=(lambda text: _seat(text)) if setting.kind is int else setting.kind,
             default=setting.default,
             description=hint,
         )
     given = (
         Optional() if setting.optional else InputRequired(required or _l("Enter a whole number."))
     )
-    in_range = NumberRange(setting.low, setting.high, LazyText(translate, setting.out_of_range()))
-    return IntegerField(
-        label, default=setting.default, description=hint, validators=[given, in_range]
+    assert setting.low is not None and setting.high is not None
+    return WholeNumberField(
+        label,
+        setting.low,
+        setting.high,
+        LazyText(translate, setting.out_of_range()),
+        default=setting.default,
+        description=hint,
+        validators=[given],
     )
 
 
@@ -127,10 +169,7 @@ class DeleteRoundForm(FlaskForm):
     version = HiddenField()
 
     def round_version(self) -> int | None:
-        value = self.version.data
-        if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 13:
-            return int(value)
-        return None
+        return whole_number(self.version.data, ID_DIGITS)
 
 
 # Passphrase fields: no capital letter or correction slipped in by a phone's keyboard.
@@ -189,7 +228,7 @@ class RenameForm(FlaskForm):
     """A player's new name; past rounds stay theirs (`position`: the seat, when the page's one
     rename form names it rather than the address)."""
 
-    position = SelectField(_l("Player"), coerce=int, validate_choice=False)
+    position = SelectField(_l("Player"), coerce=lambda text: _seat(text), validate_choice=False)
     name = StringField(
         _l("New name"),
         filters=[_strip],
@@ -219,8 +258,13 @@ class NewSessionForm(FlaskForm):
     player_3 = StringField(_l("Player %(n)s", n=4), filters=[_strip])
     player_4 = StringField(_l("Player %(n)s", n=5), filters=[_strip])
     player_5 = StringField(_l("Player %(n)s", n=6), filters=[_strip])
-    rounds = IntegerField(
-        _l("Rounds"), default=3, validators=[InputRequired(_l("How many rounds will you play?"))]
+    rounds = WholeNumberField(
+        _l("Rounds"),
+        1,
+        MAX_ROUNDS,
+        _l("Rounds must be from 1 to %(max)d.", max=MAX_ROUNDS),
+        default=3,
+        validators=[InputRequired(_l("How many rounds will you play?"))],
     )
 
     preset = SelectField(
@@ -335,10 +379,8 @@ class RoundForm(FlaskForm):
         return self[f"{kind}_{index}"]
 
     def winner_name(self) -> str | None:
-        index = self.winner.data
-        if isinstance(index, str) and index.isdigit() and int(index) < len(self.players):
-            return self.players[int(index)]
-        return None
+        index = whole_number(self.winner.data, ID_DIGITS)
+        return self.players[index] if index is not None and index < len(self.players) else None
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         """The CSRF token, plus whole numbers where only whole numbers make sense."""
@@ -347,7 +389,7 @@ class RoundForm(FlaskForm):
         for i in range(len(self.players)):
             for kind in kinds:
                 field = self.seat_field(kind, i)
-                if field.data and not WHOLE_NUMBER.fullmatch(_minus(field.data)):
+                if field.data and _typed_number(field.data, kind) is None:
                     add_error(
                         field,
                         _(
@@ -369,12 +411,11 @@ class RoundForm(FlaskForm):
         if self.key.data:
             body["key"] = self.key.data
         for name in ("number", "version"):
-            value = self[name].data
-            if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 13:
-                body[name] = int(value)
+            if (value := whole_number(self[name].data, ID_DIGITS)) is not None:
+                body[name] = value
         if ending == "scores":
             body["scores"] = {
-                name: int(_minus(self.seat_field("score", i).data))
+                name: _typed_number(self.seat_field("score", i).data, "score")
                 for i, name in enumerate(self.players)
                 if self.seat_field("score", i).data
             }
@@ -387,24 +428,30 @@ class RoundForm(FlaskForm):
         for i, name in enumerate(self.players):
             rack = self.seat_field("rack", i).data
             if rack:
-                racks[name] = int(_minus(rack)) if WHOLE_NUMBER.fullmatch(_minus(rack)) else rack
-            count = self.seat_field("count", i).data
-            if count and ending == "pool_empty":
-                counts[name] = int(_minus(count))
+                # A number is the rack's value; any other text (tiles, or more digits than a
+                # rack is worth) is the rules' to read and to refuse.
+                value = whole_number(_minus(rack), RACK_DIGITS, signed=True)
+                racks[name] = rack if value is None else value
+            count = _typed_number(self.seat_field("count", i).data, "count")
+            if count is not None and ending == "pool_empty":
+                counts[name] = count
         body["racks"] = racks
         if counts:
             body["tile_counts"] = counts
         return body
 
-    def show_problems(self, problems: Iterable[Problem], body: Mapping[str, Any]) -> list[str]:
+    def show_problems(
+        self, problems: Iterable[Problem], body: Mapping[str, Any], played_with: str = "tiles"
+    ) -> list[str]:
         """Put each problem next to its field, or its group (the racks, the scores);
-        return the ones that belong to neither, for the top of the page."""
+        return the ones that belong to neither, for the top of the page (`played_with`: the
+        session's notation, in which the racks were typed)."""
         general = []
         ending = body.get("ending")
         racks = body.get("racks") or {}
         for problem in problems:
             field = self._field_for(problem, ending, racks)
-            holders = self._racks_holding(problem, racks)
+            holders = self._racks_holding(problem, racks, played_with)
             if field is not None:
                 add_error(field, translate(problem))
             elif holders:
@@ -418,8 +465,11 @@ class RoundForm(FlaskForm):
                 general.append(translate(problem))
         return general
 
-    def _racks_holding(self, problem: Problem, racks: Mapping[str, Any]) -> list[Field]:
-        """The rack fields holding the tile a supply problem names (`r7`, `j`)."""
+    def _racks_holding(
+        self, problem: Problem, racks: Mapping[str, Any], played_with: str
+    ) -> list[Field]:
+        """The rack fields holding the tile a supply problem names (`r7`, `j`: its field is
+        in tile notation, whatever the session plays with)."""
         if problem.code != "tile_supply" or not problem.field:
             return []
         try:
@@ -429,7 +479,11 @@ class RoundForm(FlaskForm):
         holders = []
         for i, name in enumerate(self.players):
             try:
-                tiles = parse_tiles(racks[name]) if isinstance(racks.get(name), str) else []
+                tiles = (
+                    parse_tiles(racks[name], played_with)
+                    if isinstance(racks.get(name), str)
+                    else []
+                )
             except RulesError:
                 continue
             if wanted in tiles:
@@ -464,6 +518,23 @@ class RoundForm(FlaskForm):
 def _minus(text: str) -> str:
     """Phones type the minus sign in many ways: a typographic minus, a dash, spaces."""
     return text.replace("\u2212", "-").replace("\u2013", "-").replace(" ", "")
+
+
+def _typed_number(text: str | None, kind: str) -> int | None:
+    """A paper score or a tile count as typed (a sign allowed: the rules refuse a count below
+    0 in their words), or None."""
+    digits = SCORE_DIGITS if kind == "score" else COUNT_DIGITS
+    return whole_number(_minus(text or ""), digits, signed=True)
+
+
+def _seat(text: object) -> int:
+    """A seat's position as a form names it; a ValueError (the field's error) otherwise."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    position = whole_number(text, ID_DIGITS)
+    if position is None:
+        raise ValueError(text)
+    return position
 
 
 class SeatInput:
@@ -516,6 +587,9 @@ def round_form_data(body: Mapping[str, Any], players: Sequence[str]) -> dict[str
     return data
 
 
+SECONDS_DIGITS = next(s.digits for s in declared(Settings) if s.name == "seconds_per_turn")
+
+
 class SecondsForm(FlaskForm):
     """The turn clock's Seconds per turn: a preset button (30, 60, 120) or a number typed."""
 
@@ -530,10 +604,14 @@ class SecondsForm(FlaskForm):
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         valid = super().validate(extra_validators)
-        if valid and not (self.seconds.data or "").isdigit():
+        if valid and self.value() is None:
             add_error(self.seconds, _("Seconds per turn is a whole number, like 60."))
             valid = False
         return valid
+
+    def value(self) -> int | None:
+        """The seconds typed: ASCII digits, no more than the setting's bounds are written in."""
+        return whole_number(self.seconds.data, SECONDS_DIGITS)
 
 
 class DrawForm(FlaskForm):
@@ -546,7 +624,8 @@ class DrawForm(FlaskForm):
     def seats_drawing(self) -> list[int]:
         """The seats whose draw counts: everyone, or only the players who tied last time."""
         raw = (self.drawing.data or "").split(",")
-        chosen = sorted({int(s) for s in raw if s.isdigit() and int(s) < len(self.players)})
+        seats = (whole_number(s, ID_DIGITS) for s in raw)
+        chosen = sorted({i for i in seats if i is not None and i < len(self.players)})
         return chosen if len(chosen) > 1 else list(range(len(self.players)))
 
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
@@ -559,7 +638,7 @@ class DrawForm(FlaskForm):
                     _("%(player)s: enter the number of the tile drawn.", player=self.players[i]),
                 )
                 valid = False
-            elif not field.data.isdigit() or not 1 <= int(field.data) <= 13:
+            elif whole_number(field.data, DRAWN_DIGITS) not in NUMBERS:
                 add_error(
                     field,
                     _("%(player)s: a drawn tile is numbered 1 to 13.", player=self.players[i]),
@@ -569,7 +648,10 @@ class DrawForm(FlaskForm):
 
     def drawn(self) -> dict[str, int]:
         """Each drawing player's number, in seating order (after `validate`)."""
-        return {self.players[i]: int(self[f"drawn_{i}"].data) for i in self.seats_drawing()}
+        drawn = {
+            i: whole_number(self[f"drawn_{i}"].data, DRAWN_DIGITS) for i in self.seats_drawing()
+        }
+        return {self.players[i]: number for i, number in drawn.items() if number is not None}
 
 
 def draw_form(players: Sequence[str], **kwargs: Any) -> DrawForm:

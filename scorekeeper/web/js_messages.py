@@ -73,6 +73,8 @@ JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
     "keypad_take_off": _l("Take %(tile)s off"),
     "keypad_take_off_unread_tile": _l("Take “%(text)s” off (not a tile)"),
     "keypad_take_off_unread_card": _l("Take “%(text)s” off (not a card)"),
+    "keypad_take_off_a_tile": _l("Take “%(text)s” off (a tile: this session is played with cards)"),
+    "keypad_take_off_a_card": _l("Take “%(text)s” off (a card: this session is played with tiles)"),
     "keypad_too_many_one_set": lazy_plural(
         "%(tile)s: entered %(count)s time; a single set has %(copies)s",
         "%(tile)s: entered %(count)s times; a single set has %(copies)s",

@@ -5,9 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 
 from scorekeeper.rules import RulesError
+from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import stats
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.stats import Period
+from scorekeeper.web.forms import PAGE_DIGITS
 from scorekeeper.web.messages import translate
 from scorekeeper.web.seats import player_mark
 
@@ -62,7 +64,7 @@ def show(player_id: int) -> str | tuple[str, int]:
                 **_filter(period),
             )
             return page, status_for(period)
-        number = request.args.get("page", 1, type=int) or 1
+        number = whole_number(request.args.get("page"), PAGE_DIGITS) or 1
         player = stats.get_player_stats(player_id, period, number)
     except NotFound:
         abort(404)

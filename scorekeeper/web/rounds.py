@@ -170,7 +170,7 @@ def _record(
                 number = _number_now(view, number, error, form)
         elif view is None:
             view = session_or_404(session_id)
-        general = form.show_problems(error.problems, body)
+        general = form.show_problems(error.problems, body, view.settings.played_with)
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
     said = format_number(written.round.number)

@@ -23,11 +23,14 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.network import home_network_url, qr_svg
 from scorekeeper.rules import RulesError
+from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionSummary, SessionView
 from scorekeeper.web.chart import WIDTH, ChartWords, chart_height, running_chart
 from scorekeeper.web.forms import (
+    ID_DIGITS,
+    PAGE_DIGITS,
     SCORING_SETTINGS,
     SETTING_LABELS,
     TABLE_SETTINGS,
@@ -160,7 +163,7 @@ def setting_labels() -> dict[str, Any]:
 def home() -> str:
     """Sessions in progress first, then the finished ones, a page at a time (`?page=2`);
     a big button to start one."""
-    number = request.args.get("page", 1, type=int) or 1
+    number = whole_number(request.args.get("page"), PAGE_DIGITS) or 1
     return render_template("sessions/home.html", page=sessions.home_page(number))
 
 
@@ -174,7 +177,7 @@ def new_session() -> str | Response | tuple[str, int]:
         form = NewSessionForm(formdata=with_preset(request.form, preset), data=defaults)
         return _new_session_page(form, [])
     if request.method == "GET":
-        defaults.update(_seated_as_in(request.args.get("again", type=int)))
+        defaults.update(_seated_as_in(whole_number(request.args.get("again"), ID_DIGITS)))
     form = NewSessionForm(data=defaults)
     if not form.is_submitted():
         return _new_session_page(form, [])

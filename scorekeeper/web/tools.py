@@ -18,9 +18,10 @@ from flask_babel import format_number, gettext
 from wtforms import Form, HiddenField, StringField, TextAreaField
 
 from scorekeeper.rules import RulesError, Settings
+from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import tools
 from scorekeeper.services.sessions import SessionView
-from scorekeeper.web.forms import add_error, add_settings
+from scorekeeper.web.forms import ID_DIGITS, add_error, add_settings
 from scorekeeper.web.messages import rules_text, translate
 from scorekeeper.web.sessions import session_or_404
 from scorekeeper.web.text import lazy_text as _l
@@ -151,7 +152,7 @@ def check() -> tuple[str, int]:
 def _context() -> tuple[SessionView | None, RulesForm | None]:
     """The session whose rules apply, or the toggles of a check without a session."""
     if "session" in request.args:
-        session_id = request.args.get("session", type=int)
+        session_id = whole_number(request.args.get("session"), ID_DIGITS)
         if session_id is None or session_id < 1:
             abort(404)
         return session_or_404(session_id), None

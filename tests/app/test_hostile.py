@@ -25,6 +25,11 @@ Decisions these tests pin down:
   that differ only in case or surrounding/inner spaces are the same player (422
   `duplicate_player`). A name that is not text is a 400.
 - `<script>` is a fine name: kept as typed, shown as text on the pages.
+- Every number typed in a form (settings, rounds, racks, scores, tile counts, the clock's
+  seconds and draw, the checker's rules) is ASCII digits with a sign only where one may be,
+  and no more digits than its bounds are written in (rules/numbers.py whole_number): `²`,
+  Arabic-Indic or full-width digits, `1_0`, `+-3` and 4,400 digits are a 422 with a message
+  by the field; in the API they are a 400 or 422 of a few hundred bytes.
 - Bodies over 64 KiB are 413 with the JSON error shape under /api/v1 (also when streamed
   without a Content-Length); a body of exactly 64 KiB is read.
 """
@@ -1057,3 +1062,161 @@ def test_a_form_over_64_kib_is_413_and_writes_nothing(client: FlaskClient, app: 
         )
     assert response.status_code == 413
     assert response.mimetype == "text/html"
+
+
+# --- One notation a session (issue 23, finding 14) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("played_with", "typed", "said"),
+    [
+        ("tiles", "hq", "“hq” is a card: this session is played with tiles."),
+        ("tiles", "h7", "“h7” is a card: this session is played with tiles."),
+        ("cards", "r7", "“r7” is a tile: this session is played with cards."),
+        ("cards", "red 7", "“red 7” is a tile: this session is played with cards."),
+    ],
+)
+def test_a_token_of_the_other_notation_is_named_everywhere(
+    client: FlaskClient, app: Flask, played_with: str, typed: str, said: str
+) -> None:
+    """The API, the round form, the rules tools and the table checker read only the session's
+    notation; nothing is stored."""
+    session_id = create(client, ["Ann", "Bo"], rules={"played_with": played_with})
+    joker = "j"
+    with nothing_written(client, app):
+        api = client.post(
+            f"{API}/sessions/{session_id}/rounds",
+            json={"ending": "went_out", "winner": "Ann", "racks": {"Bo": f"{typed} {joker}"}},
+        )
+        assert [p["message"] for p in problems(api, 422)] == [f"Bo: {said}"]
+        page = client.post(
+            f"/sessions/{session_id}/rounds/new",
+            data={"ending": "went_out", "winner": "0", "rack_1": typed},
+        )
+        assert page.status_code == 422
+        assert any(said in message for message in page_errors(page)), page_errors(page)
+        tool = client.post(f"{API}/rules/rack", json={"session": session_id, "tiles": [typed]})
+        assert [p["message"] for p in problems(tool, 422)] == [said]
+        rules = {"rules": {"played_with": played_with}, "tiles": f"{typed} {joker} {joker}"}
+        assert [p["message"] for p in problems(client.post(f"{API}/rules/set", json=rules), 422)]
+        checker = client.post(
+            f"/tools/check?session={session_id}", data={"check": "set", "sets": f"{typed} j j"}
+        )
+        assert checker.status_code == 422
+        assert said in checker.get_data(as_text=True)
+
+
+# --- Odd digits in every number field (issue 23, finding 9) --------------------------------------
+
+# Superscript two passes str.isdigit() and fails int(); Arabic-Indic and full-width digits pass
+# int(); 4,400 digits are past int()'s limit; a doubled sign is no number.
+ODD_NUMBERS = {
+    "superscript": "²",
+    "arabic-indic": "١٢",
+    "fullwidth": "１２",
+    "4400-digits": "9" * 4400,
+    "two-signs": "+-3",
+    "underscore": "1_0",
+}
+SETTING_FIELDS = [
+    "min_initial_meld",
+    "joker_penalty",
+    "seconds_per_turn",
+    "penalty_tiles",
+    "winner_bonus",
+    "typo_threshold",
+    "tile_sets",
+]
+
+
+def form_posts(sid: int, odd: str) -> dict[str, tuple[str, dict[str, str]]]:
+    """Every number field of every form, with `odd` typed in it."""
+    rounds = f"/sessions/{sid}/rounds/new"
+    checker = "/tools/check?rules=chosen&tile_sets=1&min_initial_meld=30&played_with=tiles"
+    posts = {
+        "new-session-rounds": ("/sessions/new", new_session_form(["Ann", "Bo"], rounds=odd)),
+        **{
+            f"new-session-{name}": (
+                "/sessions/new",
+                new_session_form(["Ann", "Bo"], **{name: odd}),
+            )
+            for name in SETTING_FIELDS
+        },
+        "rack": (rounds, {"ending": "went_out", "winner": "0", "rack_1": odd, "rack_2": "5"}),
+        "score": (rounds, {"ending": "scores", "score_0": odd, "score_1": "-3", "score_2": "3"}),
+        "tile-count": (
+            rounds,
+            {"ending": "pool_empty", "rack_0": "3", "rack_1": "4", "rack_2": "5", "count_0": odd},
+        ),
+        "winner": (rounds, {"ending": "went_out", "winner": odd, "rack_1": "4", "rack_2": "5"}),
+        "clock-seconds": (f"/sessions/{sid}/clock/seconds", {"seconds": odd}),
+        "clock-draw": (
+            f"/sessions/{sid}/clock/start",
+            {"drawn_0": odd, "drawn_1": "3", "drawn_2": "4", "drawn_3": "5"},
+        ),
+        "checker-meld": (
+            checker.replace("min_initial_meld=30", f"min_initial_meld={odd}"),
+            {"check": "set", "sets": "r1 r2 r3"},
+        ),
+        "checker-tile-sets": (
+            checker.replace("tile_sets=1", f"tile_sets={odd}"),
+            {"check": "set", "sets": "r1 r2 r3"},
+        ),
+        "rename-seat": (f"/sessions/{sid}/rename", {"position": odd, "name": "Zed"}),
+    }
+    return posts
+
+
+FORM_FIELDS = list(form_posts(0, "1"))
+
+
+@pytest.mark.parametrize("field", FORM_FIELDS)
+@pytest.mark.parametrize("odd", ODD_NUMBERS.values(), ids=ODD_NUMBERS.keys())
+def test_every_number_field_of_every_form_refuses_odd_digits(
+    client: FlaskClient, app: Flask, sid: int, field: str, odd: str
+) -> None:
+    url, data = form_posts(sid, odd)[field]
+    if field == "clock-draw":  # the draw is on the page once the session has a clock
+        assert client.post(f"/sessions/{sid}/clock/seconds", data={"seconds": "60"}).status_code
+    with nothing_written(client, app):
+        response = client.post(url, data=data)
+    if field == "rename-seat":  # the seat is the page's, not typed: a bad request
+        assert response.status_code == 400
+        return
+    # A rack of 4,400 digits is longer than any rack's text: the service's bad request (400).
+    assert response.status_code in ((400, 422) if field == "rack" else (422,)), field
+    assert page_errors(response), f"{field}: no message shown"
+    assert len(response.get_data(as_text=True)) < 200_000
+
+
+def api_posts(sid: int, odd: Any) -> dict[str, tuple[str, Any]]:
+    """Every number of the API, sent as `odd` (text, or a huge JSON number)."""
+    return {
+        "rack": (ROUNDS, went_out(Bo=odd)),
+        "score": (ROUNDS, paper(Ann=odd)),
+        "tile-count": (ROUNDS, {**POOL_EMPTY, "tile_counts": {"Ann": odd}}),
+        "number": (ROUNDS, {**WENT_OUT, "number": odd}),
+        "rounds": (SESSIONS, new_session(rounds=odd)),
+        **{f"setting-{n}": (SESSIONS, new_session(rules={n: odd})) for n in SETTING_FIELDS},
+        "extend": (EXTEND, {"rounds": odd}),
+        "tool-session": (f"{API}/rules/rack", {"tiles": "r1", "session": odd}),
+        "tool-setting": (f"{API}/rules/meld", {"sets": [], "rules": {"min_initial_meld": odd}}),
+    }
+
+
+@pytest.mark.parametrize("field", list(api_posts(0, 1)))
+@pytest.mark.parametrize(
+    "odd",
+    [*ODD_NUMBERS.values(), 10**4000, -(10**4000)],
+    ids=[*ODD_NUMBERS, "10**4000", "-10**4000"],
+)
+def test_every_number_of_the_api_refuses_odd_digits(
+    client: FlaskClient, app: Flask, sid: int, field: str, odd: Any
+) -> None:
+    url, body = api_posts(sid, odd)[field]
+    with nothing_written(client, app):
+        response = client.post(url.format(sid=sid), json=body)
+    assert response.status_code in (400, 404, 422), response.status_code
+    if response.status_code != 404:  # a session id past every id is not found
+        assert problems(response, response.status_code)
+    assert len(response.get_data(as_text=True)) < 4096, "an answer does not echo a flood back"

@@ -143,7 +143,108 @@ def _repeated_id(d: Document) -> None:
     d["tables"]["entries"].append(dict(d["tables"]["entries"][0]))
 
 
+# Issue 23, finding 10: what the app never writes.
+HOUSEHOLD = {"id": 1, "changed_at": "2026-01-01T00:00:00", "cookie_epoch": 0, "generation": "g1"}
+
+
+def _one_version_two_rounds(d: Document) -> None:
+    _round(d, 1, 2)["version"] = _round(d, 1, 1)["version"]
+
+
+def _negative_round_version(d: Document) -> None:
+    _round(d, 1, 1)["version"] = -1
+
+
+def _round_version_past_its_session(d: Document) -> None:
+    _round(d, 2, 1)["version"] = _row(d, "sessions", id=2)["version"] + 1
+
+
+def _negative_session_version(d: Document) -> None:
+    _row(d, "sessions", id=2)["version"] = -5
+
+
+def _name_key_not_its_name(d: Document) -> None:
+    _row(d, "players", name="Bo")["name_key"] = "ann2"
+
+
+def _bidi_in_a_player_name(d: Document) -> None:
+    player = _row(d, "players", name="Cy")
+    player["name"], player["name_key"] = "Cy\u202e", "cy\u202e"
+
+
+def _filler_as_a_player_name(d: Document) -> None:
+    player = _row(d, "players", name="Cy")
+    player["name"], player["name_key"] = "\u3164", "\u3164"
+
+
+def _control_in_a_session_name(d: Document) -> None:
+    _row(d, "sessions", id=1)["name"] = "Sunday\x1b[2J"
+
+
+def _bidi_in_notes(d: Document) -> None:
+    _row(d, "sessions", id=2)["notes"] = "Di won \u2066again\u2069"
+
+
+def _absurd_hash(d: Document) -> None:
+    d["tables"]["household"] = [{**HOUSEHOLD, "passphrase_hash": "scrypt:4294967296:8:1$ab$cd"}]
+
+
+def _not_a_hash(d: Document) -> None:
+    d["tables"]["household"] = [{**HOUSEHOLD, "passphrase_hash": "hunter2"}]
+
+
+def _sign_in_failure_in_2999(d: Document) -> None:
+    d["tables"]["failed_sign_ins"] = [
+        {"id": 7, "address": "192.168.1.9", "attempted_at": "2999-01-01T00:00:00"}
+    ]
+
+
 CASES: dict[str, tuple[Callable[[Document], None], list[str]]] = {
+    "one-version-two-rounds": (
+        _one_version_two_rounds,
+        ["Session 1, round 2: Its version 2 is also the version of round 1."],
+    ),
+    "negative-round-version": (
+        _negative_round_version,
+        ["Session 1, round 1: Its version -1 is not from 1 to the session's version 4."],
+    ),
+    "round-version-past-its-session": (
+        _round_version_past_its_session,
+        ["Session 2, round 1: Its version 3 is not from 1 to the session's version 2."],
+    ),
+    "negative-session-version": (
+        _negative_session_version,
+        ["Session 2: Its version -5 is below 1."],
+    ),
+    "name-key-not-its-name": (
+        _name_key_not_its_name,
+        ['players row with id 2: name_key "ann2" is not the key of the name "Bo".'],
+    ),
+    "bidi-in-a-player-name": (
+        _bidi_in_a_player_name,
+        ["players row with id 3: “Cy\u202e” is too long or has characters that cannot be shown"],
+    ),
+    "filler-as-a-player-name": (
+        _filler_as_a_player_name,
+        ["players row with id 3: A player's name cannot hold characters that show nothing."],
+    ),
+    "control-in-a-session-name": (
+        _control_in_a_session_name,
+        ["Session 1: A session name cannot hold control characters."],
+    ),
+    "bidi-in-notes": (_bidi_in_notes, ["Session 2: Notes cannot hold control characters."]),
+    "absurd-hash": (
+        _absurd_hash,
+        ["household row with id 1: passphrase_hash is not a hash Scorekeeper writes."],
+    ),
+    "not-a-hash": (
+        _not_a_hash,
+        ["household row with id 1: passphrase_hash is not a hash Scorekeeper writes."],
+    ),
+    "sign-in-failure-in-2999": (
+        _sign_in_failure_in_2999,
+        ["failed_sign_ins row with id 7: attempted_at 2999-01-01T00:00:00 is in the future."],
+    ),
     "rules-not-an-object": (
         _rules_not_an_object,
         ["Session 2: The rules must be an object of settings."],
@@ -239,3 +340,22 @@ def test_every_bad_record_is_named_at_once(app: Flask, export: Document, tmp_pat
     assert "Session 2: The rules must be an object of settings." in result.output
     assert "Session 1, round 3: Adds up to +12" in result.output
     assert _empty(app)
+
+
+@pytest.mark.parametrize(
+    "method", ["scrypt", "scrypt:1024:8:1", "pbkdf2:sha256", "pbkdf2:sha256:600000"]
+)
+def test_a_passphrase_hash_the_app_writes_imports(
+    app: Flask, export: Document, tmp_path: Path, method: str
+) -> None:
+    from werkzeug.security import generate_password_hash
+
+    hashed = generate_password_hash("correct horse", method=method)
+    export["tables"]["household"] = [{**HOUSEHOLD, "passphrase_hash": hashed}]
+    export["tables"]["failed_sign_ins"] = [
+        {"id": 1, "address": "192.168.1.9", "attempted_at": "2026-01-01T00:00:00"}
+    ]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export), encoding="utf-8")
+    result = app.test_cli_runner().invoke(args=["import-json", str(path)])
+    assert result.exit_code == 0, result.output

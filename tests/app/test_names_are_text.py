@@ -176,3 +176,52 @@ def test_the_hostile_names_are_shown_as_they_were_typed(
         text = hostile[page]
         assert "&lt;img src=x onerror=alert(1)&gt;" in text, page
         assert "<img src=x" not in text and "<meta http-equiv" not in text, page
+
+
+# Issue 23, finding 13: a name of nothing visible (a Hangul filler, a zero-width space, a lone
+# variation selector) or a letter under forty accents is refused at every door a name comes in
+# by: the API's new session, the new-session page and the rename form; nothing is stored.
+UNSEEN = {
+    "hangul-filler": "\u3164",
+    "halfwidth-hangul-filler": "\uffa0",
+    "zero-width-space": "\u200b",
+    "variation-selector": "\ufe0f",
+    "forty-marks": "Z" + "\u0301" * 40,
+}
+
+
+def _rows(app: Flask) -> tuple[int, int]:
+    from sqlalchemy import func, select
+
+    from scorekeeper.models import GameSession, Player
+
+    with app.app_context():
+        counts = (
+            db.session.scalar(select(func.count()).select_from(Player)) or 0,
+            db.session.scalar(select(func.count()).select_from(GameSession)) or 0,
+        )
+        db.session.remove()
+    return counts
+
+
+@pytest.mark.parametrize("name", UNSEEN.values(), ids=UNSEEN.keys())
+def test_a_name_that_shows_nothing_is_refused_everywhere(tmp_path: Path, name: str) -> None:
+    app = household(tmp_path)
+    client = app.test_client()
+    sid = client.post(f"{API}/sessions", json={"players": ["Ann", "Bo"]}).get_json()["id"]
+    before = _rows(app)
+    answer = client.post(f"{API}/sessions", json={"players": ["Ann", name]})
+    assert answer.status_code == 422, answer.get_json()
+    assert [p["code"] for p in answer.get_json()["errors"]] == ["bad_name"]
+    assert answer.get_json()["errors"][0]["field"] == "players.1"
+    page = client.post(
+        "/sessions/new",
+        data={"player_0": "Ann", "player_1": name, "rounds": "3", "preset": "standard"},
+    )
+    assert page.status_code == 422
+    assert 'class="error"' in page.get_data(as_text=True)
+    renamed = client.post(f"/sessions/{sid}/players/1/rename", data={"name": name})
+    assert renamed.status_code == 422
+    assert 'class="error"' in renamed.get_data(as_text=True)
+    assert _rows(app) == before
+    assert client.get(f"{API}/sessions/{sid}").get_json()["players"] == ["Ann", "Bo"]

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page
 
 CASES = json.loads((Path(__file__).parents[1] / "notation_cases.json").read_text("utf-8"))
@@ -16,14 +17,18 @@ CASES = json.loads((Path(__file__).parents[1] / "notation_cases.json").read_text
 # Every case read by the page's notation: what tests/unit/test_notation_cases.py asks of Python.
 READ_ALL = """(cases) => {
   const tiles = window.ScorekeeperTiles;
+  const cards = (c) => c.played_with === "cards";
   const tokens = cases.tokens.map((c) => {
-    const id = tiles.tileOf(c.token);
-    if (id === null) return { error: "bad_tile" };
+    const id = tiles.tileOf(c.token, cards(c));
+    if (id === null) return { error: "bad_tile", other: tiles.otherNotation(c.token, cards(c)) };
     return { tile: tiles.notation(id, false), card: tiles.notation(id, true) };
   });
   const racks = cases.racks.map((c) => {
-    const read = tiles.tilesOf(c.rack);
-    if (read.some((tile) => tile.id === null)) return { error: "bad_tile" };
+    const read = tiles.tilesOf(c.rack, cards(c));
+    const unread = read.filter((tile) => tile.id === null);
+    if (unread.length) {
+      return { error: "bad_tile", other: unread.some((t) => tiles.otherNotation(t.raw, cards(c))) };
+    }
     const value = read.reduce((sum, tile) => sum + tiles.valueOf(tile.id, c.joker_penalty), 0);
     return { tiles: read.map((tile) => tile.id), value };
   });
@@ -33,7 +38,7 @@ READ_ALL = """(cases) => {
 
 def expected(case: dict[str, Any]) -> dict[str, Any]:
     if "error" in case:
-        return {"error": case["error"]}
+        return {"error": case["error"], "other": bool(case.get("other"))}
     if "token" in case:
         return {"tile": case["tile"], "card": case["card"]}
     return {"tiles": case["tiles"], "value": case["value"]}
@@ -55,23 +60,31 @@ def test_every_case_reads_the_same_in_the_browser(page: Page, live_server: str) 
     assert disagreements(CASES["racks"], answers["racks"]) == []
 
 
-def test_the_round_form_reads_racks_with_the_same_notation(page: Page, live_server: str) -> None:
+@pytest.mark.parametrize("played_with", ["tiles", "cards"])
+def test_the_round_form_reads_racks_with_the_same_notation(
+    page: Page, live_server: str, played_with: str
+) -> None:
     """The round form's preview (round.js: a rack's value and tile count, or unreadable) reads
-    every rack case as the notation does; a whole number there is a rack's value, not tiles."""
+    every rack case of its session's notation as the notation does; a whole number there is a
+    rack's value, not tiles."""
     created = page.request.post(
         f"{live_server}/api/v1/sessions",
-        data={"players": ["Ann", "Bo"], "rules": {"joker_penalty": 30}},
+        data={"players": ["Ann", "Bo"], "rules": {"joker_penalty": 30, "played_with": played_with}},
     )
     assert created.status == 201, created.text()
     page.goto(f"{live_server}/sessions/{created.json()['id']}/rounds/new")
     racks = [
         case
         for case in CASES["racks"]
-        if case.get("joker_penalty", 30) == 30 and case["rack"].strip() and case["rack"] != "12"
+        if case.get("joker_penalty", 30) == 30
+        and case["rack"].strip()
+        and case["rack"] != "12"
+        and case.get("played_with", "tiles") == played_with
     ]
     # The notation comes at the first rack typed as tiles (tiles.js, fetched on demand).
-    page.evaluate("() => window.ScorekeeperRound.rack('r7')")
-    page.wait_for_function("() => window.ScorekeeperRound.rack('r7').value === 7")
+    seven = "h7" if played_with == "cards" else "r7"
+    page.evaluate("(seven) => window.ScorekeeperRound.rack(seven)", seven)
+    page.wait_for_function("(seven) => window.ScorekeeperRound.rack(seven).value === 7", arg=seven)
     answers = page.evaluate(
         """(racks) => racks.map((text) => {
              const entry = window.ScorekeeperRound.rack(text);

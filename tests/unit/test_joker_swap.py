@@ -16,7 +16,12 @@ from scorekeeper.rules.sets import (
 
 
 def swap(table_set: str, tile: str, **rules: Any) -> SwapCheck:
-    return check_joker_swap(parse_tiles(table_set), parse_tile(tile), Settings(**rules))
+    settings = Settings(**rules)
+    return check_joker_swap(
+        parse_tiles(table_set, settings.played_with),
+        parse_tile(tile, settings.played_with),
+        settings,
+    )
 
 
 def codes(check: SwapCheck) -> list[str]:

@@ -20,19 +20,31 @@ def label(case: dict[str, Any]) -> str:
     return ascii(case.get("token", case.get("rack")))[:40]
 
 
-def error_code(read: Any) -> str:
+def error_code(read: Any, case: dict[str, Any]) -> str:
+    """The code of the one problem reading the case gives; a token of the other notation
+    (`other`) is named as a card in a game of tiles, or as a tile in a game of cards."""
     with pytest.raises(RulesError) as raised:
         read()
     (problem,) = raised.value.problems
+    said = problem.message
+    if case.get("other"):
+        other = "tile" if case.get("played_with") == "cards" else "card"
+        assert f"is a {other}: this session is played with" in said, said
+    else:
+        assert "this session is played with" not in said, said
     return problem.code
+
+
+def notation(case: dict[str, Any]) -> str:
+    return str(case.get("played_with", "tiles"))
 
 
 @pytest.mark.parametrize("case", CASES["tokens"], ids=label)
 def test_every_token_case(case: dict[str, Any]) -> None:
     if "error" in case:
-        assert error_code(lambda: parse_tile(case["token"])) == case["error"]
+        assert error_code(lambda: parse_tile(case["token"], notation(case)), case) == case["error"]
         return
-    tile = parse_tile(case["token"])
+    tile = parse_tile(case["token"], notation(case))
     assert tile.code() == case["tile"]
     assert tile.notation("tiles") == case["tile"]
     assert tile.notation("cards") == case["card"]
@@ -41,9 +53,9 @@ def test_every_token_case(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", CASES["racks"], ids=label)
 def test_every_rack_case(case: dict[str, Any]) -> None:
     if "error" in case:
-        assert error_code(lambda: parse_tiles(case["rack"])) == case["error"]
+        assert error_code(lambda: parse_tiles(case["rack"], notation(case)), case) == case["error"]
         return
-    tiles = parse_tiles(case["rack"])
+    tiles = parse_tiles(case["rack"], notation(case))
     assert [t.code() for t in tiles] == case["tiles"]
     assert rack_value(tiles, case["joker_penalty"]) == case["value"]
 
@@ -55,3 +67,8 @@ def test_the_cases_cover_the_notation() -> None:
     assert any(len(c["token"]) > 12 and "error" in c for c in CASES["tokens"])
     assert sum("error" in c for c in CASES["tokens"]) >= 20
     assert sum("error" in c for c in CASES["racks"]) >= 10
+    # Each notation alone: a card in a game of tiles, a tile in a game of cards, jokers in both.
+    for kind in ("tokens", "racks"):
+        others = {notation(c) for c in CASES[kind] if c.get("other")}
+        assert others == {"tiles", "cards"}, kind
+    assert {"j", "joker"} <= {c["token"] for c in CASES["tokens"] if notation(c) == "cards"}

@@ -120,3 +120,68 @@ def test_find_player() -> None:
     assert find_player("Cy", players) is None
     assert find_player(None, players) is None
     assert find_player(3, players) is None
+
+
+# Issue 23, finding 13: a name must show something. Hangul fillers and the default-ignorable
+# code points draw nothing; forty combining marks stacked on one letter draw a smear.
+INVISIBLE = {
+    "hangul-filler": "\u3164",
+    "hangul-choseong-filler": "\u115f",
+    "hangul-jungseong-filler": "\u1160",
+    "halfwidth-hangul-filler": "\uffa0",
+    "fillers-and-spaces": "\u3164 \u3164",
+    "zero-width-space": "\u200b",
+    "left-to-right-mark": "\u200e",
+    "word-joiner": "\u2060",
+    "invisible-plus": "\u2064",
+    "byte-order-mark": "\ufeff",
+    "soft-hyphen": "\u00ad",
+    "variation-selector": "\ufe0f",
+    "variation-selector-256": "\U000e01ef",
+    "combining-grapheme-joiner": "\u034f",
+    "a-lone-accent": "\u0301",
+    "forty-marks-alone": "\u0301" * 40,
+}
+
+
+@pytest.mark.parametrize("name", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_a_name_of_nothing_visible_is_refused(name: str) -> None:
+    with pytest.raises(RulesError) as err:
+        clean_name(name, "players.0")
+    assert (err.value.code, err.value.problems[0].field) == ("bad_name", "players.0")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Bo\u3164", "\u3164Bo", "B\u00ado", "Bo\u2060", "Bo\u034f"],
+    ids=["filler-after", "filler-before", "soft-hyphen-inside", "word-joiner", "cgj"],
+)
+def test_an_invisible_character_inside_a_name_is_refused(name: str) -> None:
+    """Bo with a filler looks like Bo and would be another player."""
+    with pytest.raises(RulesError) as err:
+        clean_name(name)
+    assert err.value.code == "bad_name"
+
+
+def test_a_run_of_combining_marks_is_refused() -> None:
+    for name in ("Z" + "\u0301" * 40, "Ann" + "\u0308\u0301\u0300\u0302\u0303"):
+        with pytest.raises(RulesError) as err:
+            clean_name(name)
+        assert err.value.code == "bad_name"
+        assert "accent" in err.value.problems[0].message
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Zoë",
+        "Ngô Bảo Châu",  # Vietnamese: two marks on one letter
+        "Nguyê\u0323\u0302n",  # and typed decomposed, with a mark NFC cannot fold in
+        "क्षितिज",  # Devanagari: a virama and vowel signs are marks
+        "สมชาย",  # Thai
+        "❤️ Gran",  # an emoji with its variation selector
+        "Ann\u0308\u0301\u0300\u0302",  # four marks on one letter: still allowed
+    ],
+)
+def test_names_with_a_few_marks_are_kept(name: str) -> None:
+    assert clean_name(name)

@@ -519,7 +519,7 @@ def test_rack_from_tile_string() -> None:
 def test_rack_from_list_of_tiles() -> None:
     rack = Rack.from_entry(["r7", "J"], STANDARD, "Bo")
     assert rack == Rack(37, tuple(tiles("r7 j")), 2)
-    assert Rack.from_entry(("hq", "s10"), STANDARD).value == 22
+    assert Rack.from_entry(("hq", "s10"), Settings(played_with="cards")).value == 22
 
 
 def test_rack_from_tiles_custom_joker_penalty() -> None:

@@ -186,7 +186,7 @@ def test_set_table(
     text: str, overrides: dict[str, Any], valid: bool, expected: Readings | str
 ) -> None:
     settings = Settings(**overrides)
-    check = check_set(parse_tiles(text), settings)
+    check = check_set(parse_tiles(text, settings.played_with), settings)
     assert check.valid is valid
     if valid:
         assert check.reason is None

@@ -15,7 +15,14 @@ from scorekeeper.rules import (
     parse_tiles,
     rack_value,
 )
-from scorekeeper.rules.tiles import most_valuable_rack, sort_tiles, supply_left
+from scorekeeper.rules.tiles import (
+    CARD_NAMES,
+    JOKER_WORDS,
+    TILE_NAMES,
+    most_valuable_rack,
+    sort_tiles,
+    supply_left,
+)
 
 K, R, B, OR = Colour.BLACK, Colour.RED, Colour.BLUE, Colour.ORANGE
 
@@ -72,7 +79,7 @@ def test_parse_tile_notation(token: str, expected: Tile) -> None:
     ],
 )
 def test_parse_card_notation(token: str, expected: Tile) -> None:
-    assert parse_tile(token) == expected
+    assert parse_tile(token, "cards") == expected
 
 
 def test_joker_is_a_joker() -> None:
@@ -90,17 +97,46 @@ def test_parse_tiles_text_with_spaces_and_commas() -> None:
 
 
 def test_parse_tiles_cards() -> None:
-    assert parse_tiles("hq s10 ♦A cK") == [Tile(12, R), Tile(10, K), Tile(1, OR), Tile(13, B)]
-    assert parse_tiles("hearts 7, j") == [Tile(7, R), JOKER]
+    cards = [Tile(12, R), Tile(10, K), Tile(1, OR), Tile(13, B)]
+    assert parse_tiles("hq s10 ♦A cK", "cards") == cards
+    assert parse_tiles("hearts 7, j", "cards") == [Tile(7, R), JOKER]
 
 
 def test_parse_tiles_list_of_tokens() -> None:
-    assert parse_tiles(["r7", "K13", "joker", "hq"]) == [
+    assert parse_tiles(["r7", "K13", "joker", "o12"]) == [
         Tile(7, R),
         Tile(13, K),
         JOKER,
-        Tile(12, R),
+        Tile(12, OR),
     ]
+    assert parse_tiles(["h7", "sK", "joker"], "cards") == [Tile(7, R), Tile(13, K), JOKER]
+
+
+# Issue 23, finding 14: each session reads only its own notation (docs/RULES.md 1).
+@pytest.mark.parametrize("token", ["hq", "h7", "s10", "♦A", "hearts 7", "Clubs K"])
+def test_a_card_in_a_game_of_tiles_is_named(token: str) -> None:
+    with pytest.raises(RulesError) as err:
+        parse_tiles(f"r1 {token} j")
+    assert err.value.code == "bad_tile"
+    assert err.value.message == f"“{token}” is a card: this session is played with tiles."
+
+
+@pytest.mark.parametrize("token", ["r7", "b7", "k13", "o1", "red 7", "black13"])
+def test_a_tile_in_a_game_of_cards_is_named(token: str) -> None:
+    with pytest.raises(RulesError) as err:
+        parse_tiles(f"hA {token} j", "cards")
+    assert err.value.code == "bad_tile"
+    assert err.value.message == f"“{token}” is a tile: this session is played with cards."
+
+
+def test_jokers_are_written_the_same_in_both() -> None:
+    for played_with in ("tiles", "cards"):
+        assert parse_tiles("j J joker * jkr", played_with) == [JOKER] * 5
+
+
+def test_the_notations_share_no_name() -> None:
+    assert not set(TILE_NAMES) & set(CARD_NAMES)
+    assert not (set(TILE_NAMES) | set(CARD_NAMES)) & set(JOKER_WORDS)
 
 
 def test_parse_tiles_empty() -> None:
@@ -196,8 +232,8 @@ def test_format_round_trips_through_parse() -> None:
     text = "k1 k13 r3 r7 b2 o1 j"
     assert format_tiles(parse_tiles(text)) == text
     cards = "sA sK h3 hQ c2 dA j"
-    assert format_tiles(parse_tiles(cards), "cards") == cards
-    assert parse_tiles(cards) == parse_tiles("k1 k13 r3 r12 b2 o1 j")
+    assert format_tiles(parse_tiles(cards, "cards"), "cards") == cards
+    assert parse_tiles(cards, "cards") == parse_tiles("k1 k13 r3 r12 b2 o1 j")
 
 
 def test_sort_tiles_jokers_last() -> None:
@@ -221,7 +257,7 @@ def test_rack_value_joker_penalty_default_and_custom() -> None:
 
 
 def test_rack_value_cards() -> None:
-    assert rack_value(parse_tiles("hq sK dA c10")) == 12 + 13 + 1 + 10
+    assert rack_value(parse_tiles("hq sK dA c10", "cards")) == 12 + 13 + 1 + 10
 
 
 # --- supply check ----------------------------------------------------------------------
@@ -267,7 +303,7 @@ def test_three_jokers_in_one_set_refused() -> None:
 
 def test_supply_message_uses_card_names() -> None:
     with pytest.raises(RulesError) as err:
-        check_supply([parse_tiles("hq hq hq")], played_with="cards")
+        check_supply([parse_tiles("hq hq hq", "cards")], played_with="cards")
     assert "hearts Q entered 3 times" in err.value.message
 
 
