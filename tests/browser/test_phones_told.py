@@ -1,0 +1,88 @@
+"""An open session page whose poll can no longer be answered with the table tells its phone
+why (static/live.js): sent to sign in when its cookie stopped counting, told when the session
+is gone, and quietly waiting while a restore runs. Chromium at a phone's size."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from scorekeeper.services import backup
+
+PLAYERS = ["Ann", "Bo", "Cy"]
+# A guard against a hang on a loaded machine (the poll asks every 1.25 s), not a measure.
+WAIT = 20_000
+
+
+def _new_session(page: Page, live_server: str) -> int:
+    response = page.request.post(f"{live_server}/api/v1/sessions", data={"players": PLAYERS})
+    assert response.status == 201, response.text()
+    return int(response.json()["id"])
+
+
+def _went_out(page: Page, live_server: str, session_id: int) -> None:
+    body: dict[str, Any] = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 5, "Cy": 7}}
+    response = page.request.post(f"{live_server}/api/v1/sessions/{session_id}/rounds", data=body)
+    assert response.status == 201, response.text()
+
+
+def test_a_phone_whose_cookie_stopped_counting_is_sent_to_sign_in(
+    page: Page, browser: Any, live_server: str
+) -> None:
+    session_id = _new_session(page, live_server)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    # Another phone sets a household passphrase: this one, not signed in, may no longer look.
+    other = browser.new_context()
+    try:
+        form = {"passphrase": "our kitchen table", "confirm": "our kitchen table"}
+        response = other.request.post(f"{live_server}/access", form=form)
+        assert response.ok, response.status
+    finally:
+        other.close()
+    page.wait_for_url("**/sign-in?next=*", timeout=WAIT)
+    assert f"next=%2Fsessions%2F{session_id}" in page.url
+    page.get_by_label("Passphrase").fill("our kitchen table")
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(f"**/sessions/{session_id}", timeout=WAIT)
+
+
+def test_a_phone_whose_session_is_gone_says_so(
+    page: Page, live_server: str, tmp_path: Path
+) -> None:
+    session_id = _new_session(page, live_server)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    # The session leaves the database, as when a restore puts an older copy in place.
+    with sqlite3.connect(tmp_path / "browser.sqlite") as scores:
+        scores.execute("PRAGMA foreign_keys = ON")
+        scores.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+    notice = page.locator(".live-notice, [data-live-notice]").first
+    expect(page.get_by_text("This session is no longer here")).to_be_visible(timeout=WAIT)
+    home = page.get_by_role("link", name="Back to the sessions")
+    expect(home).to_be_visible()
+    home.click()
+    page.wait_for_url(f"{live_server}/")
+    assert notice is not None
+
+
+def test_a_phone_waits_out_a_restore_and_shows_the_table_after(
+    page: Page, live_server: str, tmp_path: Path
+) -> None:
+    session_id = _new_session(page, live_server)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    flag = backup.restore_flag(f"sqlite:///{tmp_path / 'browser.sqlite'}", str(tmp_path))
+    with backup.closed_for_restore(flag):
+        closed = page.wait_for_event(
+            "response", lambda r: "/table" in r.url and r.status == 503, timeout=WAIT
+        )
+        assert closed.headers.get("retry-after")
+        # While the app is closed, nothing on the page says anything is wrong.
+        expect(page.get_by_text("This session is no longer here")).to_have_count(0)
+        assert "/sessions/" in page.url
+    # Once the restore is over, the page goes on polling and shows what was saved since.
+    _went_out(page, live_server, session_id)
+    expect(page.get_by_role("link", name="Edit round 1", exact=True)).to_be_visible(
+        timeout=WAIT
+    )
