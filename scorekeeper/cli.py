@@ -16,6 +16,7 @@ import click
 import sqlalchemy as sa
 from alembic import command as alembic_command
 from alembic.config import Config as AlembicConfig
+from alembic.script import ScriptDirectory
 from flask import Flask, current_app
 
 from scorekeeper.extensions import db
@@ -162,10 +163,12 @@ def _run_postgres_tool(command: str) -> None:
 def _restore_postgres(
     path: Path, closed: backup.RestoreFlag, before: backup.Access | None, take_backup: bool
 ) -> backup.Restored:
-    """pg_restore in one transaction, then the migrations and the new generation. A failure of
-    pg_restore changes nothing; one after it leaves the backup's data in place without its new
-    generation, so the app stays closed (the flag is kept) until the restore is run again."""
+    """pg_restore in one transaction, then the migrations and the new generation. A newer
+    version's dump is refused first; a failure of pg_restore changes nothing; one after it
+    leaves the backup's data in place without its new generation, so the app stays closed
+    (the flag is kept) until the restore is run again."""
     _, restore = backup.postgres_commands(str(path))
+    _refuse_a_newer_backup(path)
     closed.hold()  # from here the data may be the backup's: closed even if this process dies
     try:
         _run_postgres_tool(restore)
@@ -184,6 +187,33 @@ def _restore_postgres(
             f"{type(err).__name__}: {str(err)[:300]}\nScorekeeper stays closed (503): fix the "
             f"cause and run the restore again, or remove {closed.path} to open it as it is."
         ) from None
+
+
+def _refuse_a_newer_backup(path: Path) -> None:
+    """Before anything changes: a dump whose migration this version does not know (made by a
+    newer Scorekeeper) could not be brought up to date after pg_restore, so it is refused."""
+    words = ["pg_restore", "--data-only", "--table=alembic_version", "--file=-", str(path)]
+    if shutil.which(words[0]) is None:
+        return  # _run_postgres_tool says what to install
+    listed = subprocess.run(words, capture_output=True, text=True, check=False)
+    if listed.returncode != 0:
+        return  # not a dump pg_restore reads: its own run below says so and changes nothing
+    lines = listed.stdout.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("COPY ")]
+    revision = lines[starts[0] + 1].strip() if starts and starts[0] + 1 < len(lines) else None
+    if revision is None or revision == "\\.":
+        return  # a database made without the migrations: `db upgrade` stamps nothing to check
+    known = {script.revision for script in _script_directory().walk_revisions()}
+    if revision not in known:
+        raise click.ClickException(
+            f"The restore failed: this backup was made by a newer Scorekeeper (migration "
+            f"{revision[:40]}): update Scorekeeper first, then restore it.\nNothing was "
+            "changed: the scores and the passphrase are as they were."
+        )
+
+
+def _script_directory() -> ScriptDirectory:
+    return ScriptDirectory.from_config(_alembic_config())
 
 
 def _upgrade() -> None:

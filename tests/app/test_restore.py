@@ -185,6 +185,19 @@ def test_a_failed_restore_changes_nothing(migrated_app: Flask, tmp_path: Path) -
         with sqlite3.connect(newer) as connection:
             connection.execute("UPDATE alembic_version SET version_num = 'ffff_newer'")
         spoilt.append(newer)
+    else:  # a dump of a newer version's: refused before pg_restore changes anything
+        newer = tmp_path / "newer.backup"
+        with app.app_context():
+            revision = db.session.scalar(sa.text("SELECT version_num FROM alembic_version"))
+            db.session.execute(sa.text("UPDATE alembic_version SET version_num = 'ffff_newer'"))
+            db.session.commit()
+        assert runner.invoke(args=["backup", str(newer)]).exit_code == 0
+        with app.app_context():
+            db.session.execute(
+                sa.text("UPDATE alembic_version SET version_num = :r"), {"r": revision}
+            )
+            db.session.commit()
+        spoilt.append(newer)
     for bad in spoilt:
         result = runner.invoke(args=["restore", str(bad), "--yes"])
         assert result.exit_code != 0, result.output
