@@ -131,20 +131,16 @@
     }
   };
 
-  /* A new round typed in place (its form names the round's number, the table's version and
-     the versions of the rounds it was drawn with) follows a table that only lost rounds (one
-     before it deleted): its number, version and title move on with the table. A round added
-     or changed since is not followed: the server asks at Save (a 409) rather than guess. */
+  /* A new round (a key: an edit has none) typed in place follows a table that only lost
+     rounds (none newer than the table it names): its number, version and title; a round
+     added or changed since is for the server to ask about at Save (409). */
   const renumber = (fresh) => {
-    const form = live.querySelector("#entry #round-form[data-rounds]");
-    if (!form || !fresh.querySelector(".went-out")) return; // complete: no next round
-    const words = (text) => (text || "").split(" ").filter(Boolean);
-    const drawn = new Set(words(form.dataset.rounds));
-    const now = words(fresh.dataset.rounds);
-    if (!now.every((version) => drawn.has(version))) return;
-    form.elements.namedItem("number").value = fresh.dataset.next;
-    form.elements.namedItem("version").value = fresh.dataset.version;
-    form.dataset.rounds = now.join(" ");
+    const form = live.querySelector("#entry #round-form");
+    if (!form || !fresh.querySelector(".went-out")) return;
+    const { number, version, key } = form.elements;
+    if (!key.value || Number(fresh.dataset.newest) > Number(version.value)) return;
+    number.value = fresh.dataset.next;
+    version.value = fresh.dataset.version;
     const title = live.querySelector("#entry-title");
     const roundOf = fresh.querySelector("#round-of");
     if (title && roundOf) title.textContent = roundOf.textContent;

@@ -243,13 +243,20 @@ def test_the_form_is_not_stuck_after_an_earlier_round_is_deleted(client: FlaskCl
 
 
 def test_the_live_table_names_the_next_round_for_the_form_in_place(client: FlaskClient) -> None:
-    """What the poll brings (static/live.js) carries the next round's number and the table's
-    version, which the form in place takes while nothing is typed in it."""
+    """What the poll brings (static/live.js) carries the next round's number, the table's
+    version and the newest round's version: a new round's form in place (data-new) follows it
+    when no round is newer than the table the form names (rounds before it only deleted)."""
     sid = _session(client)
     client.post(f"{API}/{sid}/rounds", json=FIRST)
-    client.post(f"{API}/{sid}/rounds", json=SECOND)
+    second = client.post(f"{API}/{sid}/rounds", json=SECOND).json["version"]
     client.delete(f"{API}/{sid}/rounds/1")
     live = client.get(f"/sessions/{sid}/table").get_data(as_text=True)
     version = client.get(f"{API}/{sid}").json["version"]
     assert f'data-version="{version}"' in live
     assert 'data-next="2"' in live
+    assert f'data-newest="{second}"' in live
+    # A new round's form has a key; an edit's has none (live.js follows only the former).
+    fragment = client.get(f"/sessions/{sid}/rounds/new?fragment=1").get_data(as_text=True)
+    assert _hidden(fragment, "key")
+    edit = client.get(f"/sessions/{sid}/rounds/1/edit?fragment=1").get_data(as_text=True)
+    assert not re.search(r'name="key"[^>]*value="[^"]', edit)
