@@ -989,8 +989,9 @@ OPENAPI: dict[str, Any] = {
             'answers `{"errors": [{"code", "message", "field"?}]}` with status 400 (malformed '
             "body, wrong types), 401 (no or wrong passphrase), 404 (unknown id or path), 405 "
             "(wrong method), 409 (conflict: confirmation needed, session complete, duplicate "
-            "round, stale round, a key used for another round or session, a stale session), 422 (a rules violation) or 429 (too many wrong passphrases); "
-            "nothing is written when an error is returned. See docs/API.md."
+            "round, stale round, a key used for another round or session, a stale session), "
+            "422 (a rules violation) or 429 (too many wrong passphrases); nothing is written "
+            "when an error is returned. See docs/API.md."
         ),
     },
     "tags": [
