@@ -181,8 +181,9 @@ def _same_round(gs: GameSession, rnd: Round, request: RoundRequest) -> bool:
         scored = _score(gs, RoundRequest(request.entry, True, None, None))
     except RulesError:
         return False
-    winner = rnd.winner_seat.name if rnd.winner_seat else None
-    if (scored.ending, scored.winner) != (rnd.ending, winner):
+    seat_id = {seat.name: seat.id for seat in gs.seats}
+    winner = seat_id[scored.winner] if scored.winner else None
+    if (scored.ending, winner) != (rnd.ending, rnd.winner_seat_id):
         return False
     wanted = {
         (line["seat"].id, *(line[c] for c in SAME_ROUND)) for line in _entry_lines(gs, scored)

@@ -596,7 +596,8 @@ def touch(gs: GameSession, change: Change | None = None, written: Round | None =
     (`change`, a code and its params: round_added, round 3), and its summary (rounds played,
     standing, each seat's line) and finish are derived again from its rounds as they now stand,
     in the same transaction. The round `written` takes the new version as its own: no other
-    round of the session ever had it."""
+    round of the session ever had it. A change that adds, removes or renumbers rounds
+    (changes.RENUMBERING) moves `numbering_version` to it too."""
     gs.version += 1
     if written is not None:
         written.version = gs.version
