@@ -46,6 +46,8 @@ class GameSession(Model):
             sqlite_where=sa.text("finished_at IS NULL"),
             postgresql_where=sa.text("finished_at IS NULL"),
         ),
+        # A new-session form sent twice (a rematch tapped again, a lost answer) makes one.
+        sa.Index("ix_sessions_creation_key", "creation_key", unique=True),
     )
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -58,6 +60,12 @@ class GameSession(Model):
     finished_at: so.Mapped[datetime | None]
     # Bumped by every write to the session or its rounds: a cheap "has anything changed?".
     version: so.Mapped[int] = so.mapped_column(default=1)
+    # The session's version at the last write that added, removed or renumbered rounds (an
+    # add, a delete, an Undo of either): a new round typed against an older table is refused
+    # when this moved past it, so a renumbering never lets the same round in twice.
+    numbering_version: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
+    # The idempotency key of the form that made the session (the new-session page's).
+    creation_key: so.Mapped[str | None] = so.mapped_column(sa.String(64))
     # What the last write did, as a code and its params ({"code": "round_added", "round": 3},
     # services/changes.py): the other phones show it in their own language.
     change: so.Mapped[dict[str, Any] | None] = so.mapped_column(sa.JSON)

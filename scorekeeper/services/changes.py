@@ -41,6 +41,9 @@ PARAMS: dict[str, tuple[str, ...]] = {
 
 GENERIC = "session_changed"
 
+#: The changes that add, remove or renumber rounds: each moves `sessions.numbering_version`.
+RENUMBERING = frozenset({"round_added", "round_deleted", "round_put_back", "round_taken_back"})
+
 
 @dataclass(frozen=True)
 class Change:

@@ -6,7 +6,16 @@ from scorekeeper.rules.errors import Problem, RulesError
 
 # Codes answered 409: the request is sound but clashes with what is stored or needs a yes.
 CONFLICT_CODES = frozenset(
-    {"confirm_required", "session_complete", "duplicate_round", "stale_round", "stale_undo"}
+    {
+        "confirm_required",
+        "session_complete",
+        "duplicate_round",
+        "stale_round",
+        "stale_undo",
+        "key_reused",
+        "stale_session",
+        "stale_notes",
+    }
 )
 
 

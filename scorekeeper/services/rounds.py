@@ -27,6 +27,8 @@ from scorekeeper.services.sessions import (
     RoundView,
     SessionView,
     Stamp,
+    checked_key,
+    checked_version,
     load_session,
     touch,
     view_of,
@@ -36,7 +38,6 @@ from scorekeeper.services.sessions import (
 
 # No entry of a real game comes near this; it keeps every number inside a database integer.
 LARGEST_NUMBER = 1_000_000
-MAX_KEY = 64
 # The most tiles one rack's entry can hold: 100 tiles of at most 3 characters, space-separated,
 # fit the 400 characters of entries.tiles (PostgreSQL refuses longer text with a 500).
 MAX_RACK_TILES = 100
@@ -97,11 +98,7 @@ def parse_body(body: object, settings: Settings) -> RoundRequest:
     confirm = body.get("confirm", False)
     if not isinstance(confirm, bool):
         raise bad_request("confirm must be true or false.", "confirm")
-    key = body.get("key")
-    if key is not None and (
-        not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not key.isprintable()
-    ):
-        raise bad_request("key must be printable text of 1 to 64 characters.", "key")
+    key = checked_key(body.get("key"))
     number = body.get("number")
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise bad_request("number must be a whole number.", "number")
@@ -150,22 +147,62 @@ def _score(gs: GameSession, request: RoundRequest) -> ScoredRound:
 def _write_entries(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
     """Store what was entered and what was derived for every player."""
     seat_by_name = {seat.name: seat for seat in gs.seats}
-    played_with = gs.rules.get("played_with", "tiles")
     rnd.ending = scored.ending
     rnd.winner_seat = seat_by_name[scored.winner] if scored.winner else None
-    rnd.entries = [
-        Entry(
-            seat=seat_by_name[player],
-            rack_value=scored.racks[player].value if player in scored.racks else None,
-            tiles=_tiles_text(scored, player, played_with),
-            tile_count=scored.tile_counts.get(player),
-            tile_count_entered=player in scored.tile_counts
+    rnd.entries = [Entry(**line) for line in _entry_lines(gs, scored)]
+
+
+def _entry_lines(gs: GameSession, scored: ScoredRound) -> list[dict[str, Any]]:
+    """What each player's entry of the round holds (Entry's columns), in seating order."""
+    seat_by_name = {seat.name: seat for seat in gs.seats}
+    played_with = gs.rules.get("played_with", "tiles")
+    return [
+        {
+            "seat": seat_by_name[player],
+            "rack_value": scored.racks[player].value if player in scored.racks else None,
+            "tiles": _tiles_text(scored, player, played_with),
+            "tile_count": scored.tile_counts.get(player),
+            "tile_count_entered": player in scored.tile_counts
             and not (player in scored.racks and scored.racks[player].tiles is not None),
-            score=score,
-            flagged=player in scored.flags,
-        )
+            "score": score,
+            "flagged": player in scored.flags,
+        }
         for player, score in scored.scores.items()
     ]
+
+
+# What makes two rounds the same round: how it ended, who won, and each entry's rack value,
+# tiles, tile count and score (Entry's columns; `flagged` follows from these).
+SAME_ROUND = ("rack_value", "tiles", "tile_count", "score")
+
+
+def _same_round(gs: GameSession, rnd: Round, request: RoundRequest) -> bool:
+    """Whether a request describes the stored round `rnd`: what it would write (scored as a
+    save would, its flags taken as confirmed) is what the round holds. A request that no
+    longer scores (a player renamed since) is not that round."""
+    try:
+        scored = _score(gs, RoundRequest(request.entry, True, None, None))
+    except RulesError:
+        return False
+    seat_id = {seat.name: seat.id for seat in gs.seats}
+    winner = seat_id[scored.winner] if scored.winner else None
+    if (scored.ending, winner) != (rnd.ending, rnd.winner_seat_id):
+        return False
+    wanted = {
+        (line["seat"].id, *(line[c] for c in SAME_ROUND)) for line in _entry_lines(gs, scored)
+    }
+    stored = {(e.seat_id, *(getattr(e, c) for c in SAME_ROUND)) for e in rnd.entries}
+    return wanted == stored
+
+
+def _key_reused(number: int) -> RulesError:
+    return RulesError.one(
+        "key_reused",
+        "This key saved round %(number)d already, and that round reads otherwise: "
+        "a new round needs a new key. Nothing was saved.",
+        "key",
+        number=number,
+    )
 
 
 def _tiles_text(scored: ScoredRound, player: str, played_with: str) -> str | None:
@@ -192,15 +229,21 @@ def add_round(session_id: int, body: object) -> Written:
     Writes to one session are serialised (services.sessions.writing), so two phones saving at
     once get consecutive numbers, or, when both name the same round, one of them is told.
     """
+    seen = checked_version(body.get("version") if isinstance(body, Mapping) else None)
     with writing(session_id) as gs:
         request = parse_body(body, Settings.from_dict(gs.rules))
         if request.key and (existing := _round_by_key(gs, request.key)):
+            if not _same_round(gs, existing, request):
+                raise _key_reused(existing.number)
             return _written(gs, existing.number, created=False)
         number = len(gs.rounds) + 1
         if request.number is not None and request.number != number:
-            if not 1 <= request.number < number:
+            if 1 <= request.number < number:
+                raise _duplicate(request.number)
+            if seen is None or request.number < 1 or gs.numbering_version <= seen:
                 raise bad_request("The next round is round %(next)d.", "number", next=number)
-            raise _duplicate(request.number)
+        if seen is not None and (gs.numbering_version > seen or seen > gs.version):
+            raise _renumbered(number)
         scored = _score(gs, request)
         if len(gs.rounds) >= gs.rounds_planned:
             raise RulesError.one(
@@ -222,6 +265,16 @@ def _duplicate(number: int) -> RulesError:
         "Someone just saved round %(number)d: check the table before saving again.",
         "number",
         number=number,
+    )
+
+
+def _renumbered(number: int) -> RulesError:
+    return RulesError.one(
+        "stale_round",
+        "Since this round was typed, rounds were added or deleted (on this phone or another): "
+        "it would now be round %(next)d. Check the table before saving again.",
+        "version",
+        next=number,
     )
 
 
@@ -270,15 +323,6 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
         touch(gs, round_change("round_changed", number), rnd)
         written = _written(gs, number)
     return written
-
-
-def checked_version(seen: object) -> int | None:
-    """A round's version as a body names it (`"version": 7`), or None when it names none."""
-    if seen is None:
-        return None
-    if isinstance(seen, bool) or not isinstance(seen, int):
-        raise bad_request("version must be a whole number.", "version")
-    return seen
 
 
 def _round_seen(gs: GameSession, number: int, seen: int | None) -> Round:
@@ -348,6 +392,8 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> De
 def _remove(gs: GameSession, number: int) -> dict[str, Any]:
     rnd = _find_round(gs, number)
     body = round_body(_view(gs, number))
+    if rnd.idempotency_key:  # put back with it, a save of it sent again is still this round
+        body["key"] = rnd.idempotency_key
     db.session.delete(rnd)
     db.session.flush()
     _shift(gs.id, after=number, by=-1)
@@ -368,8 +414,10 @@ def _insert(gs: GameSession, number: int, body: object) -> Round:
         raise bad_request("There is no place for round %(number)d.", "number", number=number)
     request = parse_body(body, Settings.from_dict(gs.rules))
     scored = _score(gs, RoundRequest(request.entry, True, None, None))
+    # Its idempotency key comes back with it, unless another round took it meanwhile.
+    key = request.key if request.key and not _round_by_key(gs, request.key) else None
     _shift(gs.id, after=number - 1, by=1)
-    rnd = Round(session_id=gs.id, number=number)
+    rnd = Round(session_id=gs.id, number=number, idempotency_key=key)
     _write_entries(gs, rnd, scored)
     db.session.add(rnd)
     return rnd

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -39,6 +40,8 @@ MAX_ID = 2**31 - 1
 MAX_NOTES = 2000
 # Sessions on one page of the home page.
 HOME_PAGE_SIZE = 20
+# The longest idempotency key (of a round, of a new session's form): a UUID fits with room.
+MAX_KEY = 64
 
 
 @dataclass(frozen=True)
@@ -353,14 +356,37 @@ def home_page(number: int = 1, size: int = HOME_PAGE_SIZE) -> SessionsPage:
     return SessionsPage(number, tuple(summaries), has_older=len(rows) > size)
 
 
+class Made(NamedTuple):
+    """A session as make_session left it: `created` False when its key named one made before."""
+
+    session: SessionView
+    created: bool
+
+
 def create_session(
     players: object,
     name: object = None,
     rounds: object = None,
     rules: Mapping[str, Any] | None = None,
     played_on: date | None = None,
+    key: object = None,
 ) -> SessionView:
     """Seat the players in the order given, with the settings and the agreed rounds."""
+    return make_session(players, name, rounds, rules, played_on, key).session
+
+
+def make_session(
+    players: object,
+    name: object = None,
+    rounds: object = None,
+    rules: Mapping[str, Any] | None = None,
+    played_on: date | None = None,
+    key: object = None,
+) -> Made:
+    """create_session, saying whether it made the session: a `key` (the idempotency key of
+    the form, or of an API call) that made one already answers that session, so a form sent
+    twice makes one; the same key with other players is key_reused."""
+    key = checked_key(key)
     settings = settings_from_body(rules)
     if not isinstance(players, list | tuple):
         raise bad_request("players must be a list of names.", "players")
@@ -379,6 +405,9 @@ def create_session(
     title = _session_name(name, played_on)
     begin_write()
     try:
+        if key is not None and (made := _made_with(key, names)) is not None:
+            db.session.rollback()
+            return Made(get_session(made), created=False)
         people = [_player_named(n) for n in names]
         gs = GameSession(
             name=title,
@@ -387,6 +416,7 @@ def create_session(
             rules=settings.to_dict(),
             rounds_played=0,
             standing=standing_of(standings(names, [], planned, settings.drop_worst_round)),
+            creation_key=key,
         )
         gs.seats = [
             Seat(position=i, name=n, player=p)
@@ -394,10 +424,65 @@ def create_session(
         ]
         db.session.add(gs)
         db.session.commit()
+    except IntegrityError:
+        # The same form sent at the same instant on PostgreSQL (SQLite serialises the two):
+        # the other made the session; this one answers it.
+        db.session.rollback()
+        made = _made_with(key, names) if key is not None else None
+        if made is None:
+            raise
+        return Made(get_session(made), created=False)
     except BaseException:
         db.session.rollback()
         raise
-    return get_session(gs.id)
+    return Made(get_session(gs.id), created=True)
+
+
+def checked_key(key: object) -> str | None:
+    """An idempotency key as a body gives it (1-64 printable characters), or None."""
+    if key is not None and (
+        not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not key.isprintable()
+    ):
+        raise bad_request("key must be printable text of 1 to 64 characters.", "key")
+    return key
+
+
+def _made_with(key: str, names: Sequence[str]) -> int | None:
+    """The id of the session made with this key, if any; key_reused when it seats others."""
+    found = db.session.scalar(sa.select(GameSession.id).where(GameSession.creation_key == key))
+    if found is None:
+        return None
+    seated = db.session.scalars(
+        sa.select(Seat.name).where(Seat.session_id == found).order_by(Seat.position)
+    ).all()
+    if [name_key(n) for n in seated] != [name_key(n) for n in names]:
+        raise RulesError.one(
+            "key_reused",
+            "This key made session %(session)d already, with other players: "
+            "a new session needs a new key. Nothing was saved.",
+            "key",
+            session=found,
+        )
+    return found
+
+
+def checked_version(seen: object) -> int | None:
+    """A version as a body names it (`"version": 7`), or None when it names none."""
+    if seen is None:
+        return None
+    if isinstance(seen, bool) or not isinstance(seen, int):
+        raise bad_request("version must be a whole number.", "version")
+    return seen
+
+
+def stale_session() -> RulesError:
+    """A write made from a view of the session older than the session now (stale_session)."""
+    return RulesError.one(
+        "stale_session",
+        "Another phone changed the session meanwhile (perhaps it agreed to one more round "
+        "already): nothing was changed. Check the table and try again.",
+        "version",
+    )
 
 
 def settings_from_body(rules: object, declaration: type[Settings] = Settings) -> Settings:
@@ -452,11 +537,16 @@ def _player_named(name: str) -> Player:
     return player
 
 
-def extend_session(session_id: int, rounds: object = 1) -> SessionView:
-    """The family agrees to play more rounds."""
+def extend_session(session_id: int, rounds: object = 1, version: object = None) -> SessionView:
+    """The family agrees to play more rounds. With the session's `version` it was asked from,
+    only while the session is still at it (else stale_session: two phones tapping "Play one
+    more round" add one)."""
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise bad_request("rounds must be a whole number.", "rounds")
+    seen = checked_version(version)
     with writing(session_id) as gs:
+        if seen is not None and seen != gs.version:
+            raise stale_session()
         if rounds < 1:
             raise RulesError.one("bad_setting", "Agree to at least one more round.", "rounds")
         if rounds > MAX_ROUNDS - gs.rounds_planned:
@@ -506,11 +596,15 @@ def touch(gs: GameSession, change: Change | None = None, written: Round | None =
     (`change`, a code and its params: round_added, round 3), and its summary (rounds played,
     standing, each seat's line) and finish are derived again from its rounds as they now stand,
     in the same transaction. The round `written` takes the new version as its own: no other
-    round of the session ever had it."""
+    round of the session ever had it. A change that adds, removes or renumbers rounds
+    (changes.RENUMBERING) moves `numbering_version` to it too."""
     gs.version += 1
     if written is not None:
         written.version = gs.version
-    gs.change = (change or Change(changes.GENERIC)).stored()
+    change = change or Change(changes.GENERIC)
+    if change.code in changes.RENUMBERING:
+        gs.numbering_version = gs.version
+    gs.change = change.stored()
     rows = db.session.execute(  # flushes this write's changes first (autoflush)
         sa.select(Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
         .select_from(Round)
@@ -650,8 +744,16 @@ def session_stamp(session_id: int) -> Stamp:
     return Stamp(session_id, row.version, row.generation or "")
 
 
-def save_notes(session_id: int, notes: object) -> SessionView:
-    """Keep the family's notes on the evening; empty text clears them."""
+def notes_tag(notes: str) -> str:
+    """A short fingerprint of the notes as a page showed them, which that page's Save names
+    (save_notes): notes typed over other notes than those stored now are refused."""
+    return hashlib.sha256(notes.encode()).hexdigest()[:16]
+
+
+def save_notes(session_id: int, notes: object, seen: str | None = None) -> SessionView:
+    """Keep the family's notes on the evening; empty text clears them. With `seen`, the
+    notes_tag of the notes they were typed over, only while those are still the notes stored
+    (else stale_notes, nothing changed: two pages never lose each other's notes silently)."""
     if not isinstance(notes, str):
         raise bad_request("notes must be text.", "notes")
     lines = notes.replace("\t", " ").strip().splitlines()
@@ -669,6 +771,13 @@ def save_notes(session_id: int, notes: object) -> SessionView:
     with writing(session_id) as gs:
         if gs.notes == cleaned:
             return view_of(gs)
+        if seen is not None and seen != notes_tag(gs.notes or ""):
+            raise RulesError.one(
+                "stale_notes",
+                "Someone changed the notes meanwhile: they now read as shown. What you typed "
+                "is kept below; save again to replace them.",
+                "notes",
+            )
         gs.notes = cleaned
         touch(gs, changes.notes_changed(cleaned))
     return get_session(session_id)

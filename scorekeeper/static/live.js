@@ -96,6 +96,7 @@
     const newVersion = Number(fresh.dataset.version);
     if (newEtag === etag) return;
     swap(fresh);
+    renumber(fresh);
     etag = newEtag;
     if (newVersion !== version) tell(fresh.dataset.change);
     version = newVersion;
@@ -165,6 +166,21 @@
       );
       if (same) same.focus();
     }
+  };
+
+  /* A new round (a key: an edit has none) typed in place follows a table that only lost
+     rounds (none newer than the table it names): its number, version and title; a round
+     added or changed since is for the server to ask about at Save (409). */
+  const renumber = (fresh) => {
+    const form = live.querySelector("#entry #round-form");
+    if (!form || !fresh.querySelector(".went-out")) return;
+    const { number, version, key } = form.elements;
+    if (!key.value || Number(fresh.dataset.newest) > Number(version.value)) return;
+    number.value = fresh.dataset.next;
+    version.value = fresh.dataset.version;
+    const title = live.querySelector("#entry-title");
+    const roundOf = fresh.querySelector("#round-of");
+    if (title && roundOf) title.textContent = roundOf.textContent;
   };
 
   const tell = (change) => {

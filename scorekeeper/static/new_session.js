@@ -6,6 +6,14 @@
   "use strict";
   const form = document.getElementById("new-session");
   if (!form) return;
+  // Brought back from the back-forward cache (Back after a start): a new key, so the session
+  // started now is a new one (the key of the form sent before names the session it made).
+  window.addEventListener("pageshow", (event) => {
+    const made = form.elements.namedItem("key");
+    if (event.persisted && made) {
+      made.value = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    }
+  });
   const seats = Array.from(form.querySelectorAll(".player input"));
   const chips = document.getElementById("known-names-buttons");
   const key = (name) => name.trim().replace(/\s+/g, " ").toLowerCase();

@@ -78,17 +78,20 @@ def _name_or_default(name: Any) -> Any:
 
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int, dict[str, str]]:
+    """A new session; a `key` that made one already answers that session (200)."""
     body = json_body()
     if not isinstance(body, dict):
         raise bad_request("The body must be a JSON object.")
-    view = sessions.create_session(
+    made = sessions.make_session(
         body.get("players"),
         _name_or_default(body.get("name")),
         body.get("rounds"),
         body.get("rules"),
+        key=body.get("key"),
     )
-    location = url_for("api.get_session", session_id=view.id)
-    return jsonify(session_document(view, change_text)), 201, {"Location": location}
+    location = url_for("api.get_session", session_id=made.session.id)
+    status = 201 if made.created else 200
+    return jsonify(session_document(made.session, change_text)), status, {"Location": location}
 
 
 def _query_count(name: str, least: int) -> int | None:
@@ -128,9 +131,12 @@ def get_session(session_id: int) -> Response:
 
 @bp.post("/sessions/<int:session_id>/extend")
 def extend_session(session_id: int) -> Response:
+    """More rounds; with the session's `version` it was asked from, only while it is at it."""
     body = json_body()
     rounds_more = body.get("rounds", 1) if isinstance(body, dict) else None
-    return jsonify(session_document(sessions.extend_session(session_id, rounds_more), change_text))
+    seen = body.get("version") if isinstance(body, dict) else None
+    view = sessions.extend_session(session_id, rounds_more, seen)
+    return jsonify(session_document(view, change_text))
 
 
 @bp.post("/sessions/<int:session_id>/rounds")

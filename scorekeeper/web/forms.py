@@ -240,6 +240,8 @@ class NotesForm(FlaskForm):
     """The family's notes on the evening; the service checks the length and keeps the text."""
 
     notes = TextAreaField(_l("Notes on this evening"), render_kw={"maxlength": 2000, "rows": 4})
+    # The fingerprint of the notes the text was typed over (services.sessions.notes_tag).
+    notes_seen = HiddenField()
 
 
 EXTRA_PLAYER = re.compile(r"player_[0-9]{1,3}")
@@ -252,6 +254,8 @@ class NewSessionForm(FlaskForm):
     declaration: ClassVar[type[Settings]] = Settings
 
     name = StringField(_l("Session name (optional)"), filters=[_strip], render_kw={"maxlength": 80})
+    # The form's idempotency key: sent twice (a rematch tapped again), it makes one session.
+    key = HiddenField()
     player_0 = StringField(_l("Player %(n)s", n=1), filters=[_strip])
     player_1 = StringField(_l("Player %(n)s", n=2), filters=[_strip])
     player_2 = StringField(_l("Player %(n)s", n=3), filters=[_strip])

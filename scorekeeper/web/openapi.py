@@ -351,6 +351,13 @@ SCHEMAS: dict[str, Any] = {
                 "description": "The agreed number of rounds.",
             },
             "rules": _OPTIONAL_RULES,
+            "key": {
+                "type": ["string", "null"],
+                "minLength": 1,
+                "maxLength": 64,
+                "description": "Idempotency key: a repeat with the same players answers the "
+                "session it made (200); with other players, 409 `key_reused`.",
+            },
         },
     },
     "Session": _closed(
@@ -437,7 +444,13 @@ SCHEMAS: dict[str, Any] = {
                 "minimum": 1,
                 "default": 1,
                 "description": "How many more rounds; a session has at most 100.",
-            }
+            },
+            "version": {
+                "type": ["integer", "null"],
+                "description": "The session's `version` this was asked from: when the session "
+                "has changed since (another phone agreed to a round already), 409 "
+                "`stale_session` and nothing changes. Left out, the rounds are added.",
+            },
         },
     },
     "Rack": {
@@ -489,7 +502,8 @@ SCHEMAS: dict[str, Any] = {
                 "type": ["string", "null"],
                 "minLength": 1,
                 "maxLength": 64,
-                "description": "Idempotency key: a repeat returns the first round (200).",
+                "description": "Idempotency key: a repeat of the same round returns the first "
+                "(200); another round under a key used already is 409 `key_reused`.",
             },
             "number": {
                 "type": ["integer", "null"],
@@ -497,10 +511,13 @@ SCHEMAS: dict[str, Any] = {
             },
             "version": {
                 "type": ["integer", "null"],
-                "description": "PUT only: the round's `version` the edit was made from; if the "
+                "description": "PUT: the round's `version` the edit was made from; if the "
                 "round's version differs now (someone edited it, or a delete moved another "
                 "round to this number), the edit is refused (409 `stale_round`) and nothing "
-                "changes. Left out, the round now at this number is replaced.",
+                "changes. Left out, the round now at this number is replaced. POST: the "
+                "session's `version` the round was typed against; if rounds were added or "
+                "deleted since, 409 `stale_round` (never a second copy of a round renumbered "
+                "meanwhile). Left out, only `number` is checked.",
             },
         },
     },
@@ -934,6 +951,24 @@ MALFORMED = _errors(
     "Malformed body: not JSON, not an object, or a value of the wrong type (`bad_request`; "
     "`bad_setting` for an unknown setting or a setting of the wrong type).",
 )
+KEY_REUSED = _problem(
+    "key_reused",
+    "This key saved round 1 already, and that round reads otherwise: a new round needs a new "
+    "key. Nothing was saved.",
+    "key",
+)
+RENUMBERED = _problem(
+    "stale_round",
+    "Since this round was typed, rounds were added or deleted (on this phone or another): it "
+    "would now be round 2. Check the table before saving again.",
+    "version",
+)
+STALE_SESSION = _problem(
+    "stale_session",
+    "Another phone changed the session meanwhile (perhaps it agreed to one more round "
+    "already): nothing was changed. Check the table and try again.",
+    "version",
+)
 STALE_ROUND = _problem(
     "stale_round",
     "Someone changed round 1 meanwhile; it now reads Ann +85, Bo -22, Cy -55, Di -8. "
@@ -973,8 +1008,9 @@ OPENAPI: dict[str, Any] = {
             "body, wrong types; `bad_host` for a Host the server does not answer to), 401 "
             "(no or wrong passphrase), 404 (unknown id or path), 405 "
             "(wrong method), 409 (conflict: confirmation needed, session complete, duplicate "
-            "round, stale round), 422 (a rules violation) or 429 (too many wrong passphrases); "
-            "nothing is written when an error is returned. See docs/API.md."
+            "round, stale round, a key used for another round or session, a stale session), "
+            "422 (a rules violation) or 429 (too many wrong passphrases); nothing is written "
+            "when an error is returned. See docs/API.md."
         ),
     },
     "tags": [
@@ -1023,15 +1059,32 @@ OPENAPI: dict[str, Any] = {
                 "operationId": "createSession",
                 "tags": ["sessions"],
                 "summary": "Start a session: players in seating order, agreed rounds, settings.",
-                "description": "`name`, `rounds` and every key of `rules` are optional.",
+                "description": "`name`, `rounds`, `key` and every key of `rules` are optional.",
                 "requestBody": _body("NewSession", SESSION_EXAMPLES),
                 "responses": {
+                    "200": _answer(
+                        "Idempotent replay: a session made with this `key` (and these players) "
+                        "exists; it is returned and nothing is added.",
+                        "Session",
+                        headers=LOCATION,
+                    ),
                     "201": _answer("The new session.", "Session", {"sunday": _session()}, LOCATION),
                     "400": _errors(
                         MALFORMED["description"],
                         {
                             "unknown_setting": _problem(
                                 "bad_setting", "jokers is not a setting.", "jokers"
+                            )
+                        },
+                    ),
+                    "409": _errors(
+                        "`key_reused`: a session was made with this `key` and other players.",
+                        {
+                            "key_reused": _problem(
+                                "key_reused",
+                                "This key made session 1 already, with other players: a new "
+                                "session needs a new key. Nothing was saved.",
+                                "key",
                             )
                         },
                     ),
@@ -1082,14 +1135,26 @@ OPENAPI: dict[str, Any] = {
                 "summary": "Agree to play more rounds (default 1).",
                 "requestBody": _body(
                     "Extend",
-                    {"one_more": {"summary": "One more round.", "value": {"rounds": 1}}},
+                    {
+                        "one_more": {"summary": "One more round.", "value": {"rounds": 1}},
+                        "from_version": {
+                            "summary": "One more round, only while the session is at version "
+                            "1 (as the phone saw it).",
+                            "value": {"rounds": 1, "version": 1},
+                        },
+                        "stale_session": {
+                            "summary": "Asked from version 0: the session changed since, so "
+                            "nothing changes.",
+                            "value": {"rounds": 1, "version": 0},
+                        },
+                    },
                 ),
                 "responses": {
                     "200": _answer(
                         "The session, with more rounds planned.",
                         "Session",
                         {
-                            "one_more": _session(
+                            name: _session(
                                 rounds_planned=4,
                                 version=2,
                                 last_change={
@@ -1099,10 +1164,16 @@ OPENAPI: dict[str, Any] = {
                                     "message": "One more round agreed",
                                 },
                             )
+                            for name in ("one_more", "from_version")
                         },
                     ),
                     "400": MALFORMED,
                     "404": UNKNOWN_SESSION,
+                    "409": _errors(
+                        "`stale_session`: `version` is not the session's now (another phone "
+                        "changed it, perhaps agreeing to a round already); nothing changes.",
+                        {"stale_session": STALE_SESSION},
+                    ),
                     "413": TOO_LARGE,
                     "422": _errors("`bad_setting`: more than 100 rounds, or fewer than 1."),
                 },
@@ -1134,8 +1205,14 @@ OPENAPI: dict[str, Any] = {
                     "409": _errors(
                         "`confirm_required` (one problem per flagged player, `field` names "
                         'them; send again with "confirm": true), `session_complete` (extend '
-                        "first), or `duplicate_round` (`number` was taken meanwhile).",
-                        {"confirm_required": ROUND_REFUSALS["confirm_required"]},
+                        "first), `duplicate_round` (`number` was taken meanwhile), "
+                        "`stale_round` (rounds were added or deleted since the `version` "
+                        "named) or `key_reused` (the `key` saved another round).",
+                        {
+                            "confirm_required": ROUND_REFUSALS["confirm_required"],
+                            "stale_round": RENUMBERED,
+                            "key_reused": KEY_REUSED,
+                        },
                     ),
                     "413": TOO_LARGE,
                     "422": _errors(

@@ -1,9 +1,12 @@
-"""Answers shared by the pages and the API: the errors' JSON shape, and the conditional answer
-of a session's table (its ETag, a bodiless 304 when the phone has it already)."""
+"""Answers shared by the pages and the API: the errors' JSON shape, the conditional answer
+of a session's table (its ETag, a bodiless 304 when the phone has it already), and pages with
+forms that no browser keeps."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import Response, jsonify, make_response, request
 
@@ -36,3 +39,21 @@ def conditional(stamp: Stamp, kind: str, draw: Callable[[], Response | str]) -> 
     response.set_etag(tag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"  # the household's own scores
     return response
+
+
+View = TypeVar("View", bound=Callable[..., Any])
+
+
+def no_store(view: View) -> View:
+    """A page with a form that writes (a round, an edit, a delete, the notes, a new session):
+    `Cache-Control: no-store`, so neither the browser's cache, nor its back-forward cache, nor
+    the service worker's copies (templates/pwa/sw.js keeps no such page) ever bring it back
+    with a key or a version already used; Back fetches it afresh."""
+
+    @functools.wraps(view)
+    def answer(*args: Any, **kwargs: Any) -> Response:
+        response = make_response(view(*args, **kwargs))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return answer  # type: ignore[return-value]

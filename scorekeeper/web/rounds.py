@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,7 @@ from scorekeeper.web.forms import (
     round_form_data,
 )
 from scorekeeper.web.messages import translate
+from scorekeeper.web.responses import no_store
 from scorekeeper.web.sessions import (
     UNDO_KEY,
     forget_undo,
@@ -33,6 +35,9 @@ from scorekeeper.web.sessions import (
 from scorekeeper.web.text import lazy_text as _l
 
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>")
+
+# The answers after which the round form comes back naming the table as it is now.
+TABLE_MOVED = ("duplicate_round", "stale_round", "key_reused")
 
 ENDING_TITLES = {
     "went_out": _l("Someone went out"),
@@ -72,6 +77,7 @@ def _round_or_404(view: SessionView, number: int) -> RoundView:
 
 
 @bp.route("/rounds/new", methods=["GET", "POST"])
+@no_store
 def new(session_id: int) -> str | Response | tuple[str, int]:
     """Record the next round: who went out, the pool ran out, or scores as on paper."""
     if request.method == "GET":
@@ -86,8 +92,10 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
                 "error",
             )
             return redirect(url_for("sessions.show", session_id=session_id))
+        # The round's number and the table's version it is typed against (a renumbering
+        # since is refused: services.rounds.add_round).
         next_number = str(view.standings.rounds_played + 1)
-        fields = {"ending": _ending_asked(), "number": next_number}
+        fields = {"ending": _ending_asked(), "number": next_number, "version": str(view.version)}
         winner = _winner_asked(view, fields["ending"])
         if winner is not None:
             fields["winner"] = str(winner)
@@ -111,6 +119,7 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
 
 
 @bp.route("/rounds/<int:number>/edit", methods=["GET", "POST"])
+@no_store
 def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Change a round: the same form, filled with what was typed; scores are derived again."""
     view = session_or_404(session_id)
@@ -159,18 +168,32 @@ def _record(
     except NotFound:
         abort(404)
     except RulesError as error:
-        if error.code in ("duplicate_round", "stale_round"):
+        if error.code in TABLE_MOVED or any(p.field == "number" for p in error.problems):
             # Keep what was typed on screen, beside the table as it is now; a second Save,
-            # after a look, goes through (a moved round is edited at its new number; a deleted
-            # one keeps the version it had, so no Save can land on another round).
+            # after a look, goes through (a new round names the next number and the table as
+            # it is now, with a fresh key when its key was used; a moved round is edited at
+            # its new number; a deleted one keeps the version it had, so no Save can land on
+            # another round).
             view = get_session(session_id)
             if number is None:
                 form.number.data = str(view.standings.rounds_played + 1)
+                form.version.data = str(view.version)
+                if error.code == "key_reused":
+                    form.key.data = uuid.uuid4().hex
             else:
                 number = _number_now(view, number, error, form)
         elif view is None:
             view = session_or_404(session_id)
         general = form.show_problems(error.problems, body, view.settings.played_with)
+        if error.code == "key_reused":  # the key is the form's own business: say it plainly
+            used = error.problems[0].params.get("number", 0)
+            general = [
+                gettext(
+                    "This form saved round %(number)s already, so the round typed here was not "
+                    "saved: check it below and save again.",
+                    number=format_number(used),
+                )
+            ]
         page = _round_page(view, form, number=number, problems=error.problems, general=general)
         return page, status_for(error)
     said = format_number(written.round.number)
@@ -257,6 +280,7 @@ def _round_page(
 
 
 @bp.route("/rounds/<int:number>/delete", methods=["GET", "POST"])
+@no_store
 def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Ask first; after the delete the session page offers an Undo. The page carries the
     version of the round it shows: a delete from a page left open removes that round or none."""

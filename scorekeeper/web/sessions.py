@@ -4,6 +4,7 @@ phone), extend, rename, notes, the undo of this phone's last change, the summary
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterable
 from typing import Any
 
@@ -46,7 +47,7 @@ from scorekeeper.web.forms import (
 )
 from scorekeeper.web.i18n import default_session_name, local_day, number
 from scorekeeper.web.messages import change_text, translate
-from scorekeeper.web.responses import conditional, etag_of
+from scorekeeper.web.responses import conditional, etag_of, no_store
 from scorekeeper.web.seats import THEMES, marks, names_fit
 from scorekeeper.web.text import lazy_text as _l
 from scorekeeper.web.text import names_list
@@ -168,6 +169,7 @@ def home() -> str:
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
+@no_store
 def new_session() -> str | Response | tuple[str, int]:
     """Who plays and with which rules; the family's last settings are the defaults."""
     last = sessions.last_rules()
@@ -178,6 +180,7 @@ def new_session() -> str | Response | tuple[str, int]:
         return _new_session_page(form, [])
     if request.method == "GET":
         defaults.update(_seated_as_in(whole_number(request.args.get("again"), ID_DIGITS)))
+        defaults["key"] = uuid.uuid4().hex  # sent twice, the form makes one session
     form = NewSessionForm(data=defaults)
     if not form.is_submitted():
         return _new_session_page(form, [])
@@ -185,9 +188,15 @@ def new_session() -> str | Response | tuple[str, int]:
         return _new_session_page(form, []), 422
     try:
         view = sessions.create_session(
-            form.players(), form.name.data or default_session_name(), form.rounds.data, form.rules()
+            form.players(),
+            form.name.data or default_session_name(),
+            form.rounds.data,
+            form.rules(),
+            key=form.key.data or None,
         )
     except RulesError as error:
+        if error.code == "key_reused":  # another session was made with this form: a new one
+            form.key.data = uuid.uuid4().hex
         general = form.show_problems(error.problems)
         return _new_session_page(form, general), status_for(error)
     return redirect(url_for("sessions.show", session_id=view.id))
@@ -240,6 +249,7 @@ def stamp_or_404(session_id: int) -> sessions.Stamp:
 
 
 @bp.get("/sessions/<int:session_id>/details")
+@no_store
 def details(session_id: int) -> str:
     """The notes, renaming a player and the rules: linked from the session page."""
     return _details_page(session_or_404(session_id))
@@ -249,14 +259,23 @@ def _details_page(
     view: SessionView,
     rename_form: RenameForm | None = None,
     notes_form: NotesForm | None = None,
+    stored_notes: bool = False,
 ) -> str:
+    """The details page; `stored_notes`: show the notes stored now above the field (a Save
+    typed over other notes, kept in the field)."""
     if rename_form is None:
         rename_form = RenameForm(formdata=None)
     rename_form.position.choices = [SelectChoice(i, p) for i, p in enumerate(view.players)]
     if notes_form is None:
         notes_form = NotesForm(formdata=None, data={"notes": view.notes})
+    # The notes as this page shows them: a Save typed over other notes is refused.
+    notes_form.notes_seen.data = sessions.notes_tag(view.notes)
     return render_template(
-        "sessions/details.html", view=view, rename_form=rename_form, notes_form=notes_form
+        "sessions/details.html",
+        view=view,
+        rename_form=rename_form,
+        notes_form=notes_form,
+        stored_notes=stored_notes,
     )
 
 
@@ -307,19 +326,23 @@ def live_table(session_id: int) -> Response:
 
 
 @bp.post("/sessions/<int:session_id>/notes")
+@no_store
 def notes(session_id: int) -> Response | tuple[str, int]:
-    """Keep the notes typed on the session page (escaped wherever they are shown)."""
+    """Keep the notes typed on the session page (escaped wherever they are shown), unless
+    they were typed over other notes than those stored now: then the page shows both."""
     form = NotesForm()
     if not form.validate():  # only the CSRF token can fail here
         abort(400)
     try:
-        view = sessions.save_notes(session_id, form.notes.data or "")
+        view = sessions.save_notes(session_id, form.notes.data or "", form.notes_seen.data or None)
     except NotFound:
         abort(404)
     except RulesError as error:
         for problem in error.problems:
             add_error(form.notes, translate(problem))
-        return _details_page(session_or_404(session_id), notes_form=form), status_for(error)
+        current = session_or_404(session_id)
+        page = _details_page(current, notes_form=form, stored_notes=error.code == "stale_notes")
+        return page, status_for(error)
     forget_undo()
     flash(gettext("Notes saved.") if view.notes else gettext("Notes cleared."), "success")
     return redirect(url_for("sessions.show", session_id=session_id, _anchor="notes-section"))
@@ -413,9 +436,12 @@ def _file_stem(view: SessionView) -> str:
 
 @bp.post("/sessions/<int:session_id>/extend")
 def extend(session_id: int) -> Response:
-    """The family agrees to play one more round (CSRFProtect has checked the token)."""
+    """The family agrees to play one more round (CSRFProtect has checked the token), from the
+    table as the page showed it (its version): two phones tapping it add one round."""
+    seen = request.form.get("version", "")
+    version = int(seen) if seen.isascii() and seen.isdigit() and len(seen) < 13 else None
     try:
-        view = sessions.extend_session(session_id, 1)
+        view = sessions.extend_session(session_id, 1, version)
     except NotFound:
         abort(404)
     except RulesError as error:
@@ -434,6 +460,7 @@ def extend(session_id: int) -> Response:
 
 
 @bp.post("/sessions/<int:session_id>/rename")
+@no_store
 def rename_seat(session_id: int) -> Response | tuple[str, int]:
     """The session page's rename form: the seat is chosen in the form."""
     form = RenameForm()
@@ -443,6 +470,7 @@ def rename_seat(session_id: int) -> Response | tuple[str, int]:
 
 
 @bp.post("/sessions/<int:session_id>/players/<int:position>/rename")
+@no_store
 def rename(session_id: int, position: int) -> Response | tuple[str, int]:
     """Rename the player in one seat; their past rounds keep their scores."""
     form = RenameForm()

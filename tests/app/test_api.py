@@ -738,10 +738,10 @@ def test_idempotency_key_returns_the_first_round(client: FlaskClient) -> None:
         assert again.status_code == 200
         assert again.get_json() == first.get_json()
         assert again.headers["Location"] == first.headers["Location"]
-        # Even a different body: the key says it is the same save.
+        # A different body under the same key is another round: refused, not taken for it.
         other = client.post(rounds_url(session_id), json={**PAPER, "key": "tap-1"})
-        assert other.status_code == 200
-        assert other.get_json() == first.get_json()
+        assert other.status_code == 409
+        assert other.get_json()["errors"][0]["code"] == "key_reused"
     assert [r["number"] for r in session_doc(client, session_id)["rounds"]] == [1]
     second = client.post(rounds_url(session_id), json={**PAPER, "key": "tap-2"})
     assert second.status_code == 201

@@ -456,6 +456,9 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, Any], Any, int]]:
         (SESSIONS, "post", {}, {"players": ["Ann", "ann"]}, 422),
         (SESSIONS, "post", {}, {"players": ["Ann", "Bo"], "rounds": 0}, 422),
         (SESSIONS, "post", {}, BIG, 413),
+        (SESSIONS, "post", {}, {"players": ["Ann", "Bo"], "key": "evening"}, 201),
+        (SESSIONS, "post", {}, {"players": ["Ann", "Bo"], "key": "evening"}, 200),
+        (SESSIONS, "post", {}, {"players": ["Cy", "Di"], "key": "evening"}, 409),  # key_reused
         (SESSION, "get", here, None, 200),
         (SESSION, "get", here, None, 304),  # If-None-Match: the ETag just read
         (SESSION, "get", gone, None, 404),
@@ -466,8 +469,17 @@ def tour(session_id: int) -> list[tuple[str, str, dict[str, Any], Any, int]]:
         (EXTEND, "post", here, {"rounds": 0}, 422),
         (EXTEND, "post", gone, {"rounds": 1}, 404),
         (EXTEND, "post", here, BIG, 413),
+        (EXTEND, "post", here, {"rounds": 1, "version": 1}, 409),  # stale_session
         (ROUNDS, "post", here, {**WENT_OUT, "key": "once"}, 201),
         (ROUNDS, "post", here, {**WENT_OUT, "key": "once"}, 200),
+        (
+            ROUNDS,
+            "post",
+            here,
+            {"ending": "scores", "scores": {"Ann": 5, "Bo": -5}, "key": "once"},
+            409,
+        ),
+        (ROUNDS, "post", here, {**WENT_OUT, "version": 1}, 409),  # stale_round: renumbered
         (ROUNDS, "post", here, {**WENT_OUT, "racks": {"Bo": 1.5, "Cy": 1, "Di": 1}}, 400),
         (ROUNDS, "post", here, {**WENT_OUT, "racks": [22, 55, 8]}, 400),
         (ROUNDS, "post", here, {"ending": "won"}, 400),

@@ -91,21 +91,32 @@ def test_one_idempotency_key_sent_twenty_times_at_once_stores_one_round(
 ) -> None:
     session_id = live_server.new_session(PLAYERS, rounds=3)
     path = f"/api/v1/sessions/{session_id}/rounds"
-    # Different bodies under one key: whichever arrives first is the round; the rest get it back.
-    bodies = [varied_round(PLAYERS, 20 + i) | {"key": "save-7f3a"} for i in range(20)]
+    # One round sent twenty times under one key (a retry storm): stored once, the rest get it.
+    same = [varied_round(PLAYERS, 20) | {"key": "save-7f3a"}] * 20
 
-    replies = at_once([lambda b=b: live_server.request("POST", path, b) for b in bodies])
+    replies = at_once([lambda b=b: live_server.request("POST", path, b) for b in same])
 
     statuses = Counter(r.status for r in replies)
     assert statuses == Counter({201: 1, 200: 19}), statuses
     first = next(r for r in replies if r.status == 201).body
     assert all(r.body == first for r in replies)
+    stored = check_session(live_server.session(session_id))
+    assert stored == [first]
+    assert inputs_of_stored(stored[0]) == inputs_of(same[0])
+
+    # Different rounds under one key: whichever arrives first is the round; a key means one
+    # round, so every other is refused (key_reused), none taken for the first.
+    bodies = [varied_round(PLAYERS, 40 + i) | {"key": "save-9c1d"} for i in range(20)]
+    replies = at_once([lambda b=b: live_server.request("POST", path, b) for b in bodies])
+    statuses = Counter(r.status for r in replies)
+    assert statuses == Counter({201: 1, 409: 19}), statuses
+    for reply in replies:
+        if reply.status == 409:
+            assert [e["code"] for e in reply.body["errors"]] == ["key_reused"]
     winner = next(b for b, r in zip(bodies, replies, strict=True) if r.status == 201)
-    document = live_server.session(session_id)
-    stored = check_session(document)
-    assert len(stored) == 1
-    assert stored[0] == first
-    assert inputs_of_stored(stored[0]) == inputs_of(winner)
+    stored = check_session(live_server.session(session_id))
+    assert len(stored) == 2
+    assert inputs_of_stored(stored[1]) == inputs_of(winner)
     print(f"\n[{live_server.kind}] one key 20 times at once: 1 round stored, 1x201 + 19x200")
 
 
