@@ -207,7 +207,23 @@
     return chosen;
   };
 
-  window.ScorekeeperEntry = { submit, follow, askWho };
+  /* After each new table a poll puts in place (static/live.js asks): a new round (a key: an
+     edit has none) typed in place follows a table that only lost rounds (none newer than the
+     table it names): its number, version and title; a round added or changed since is for
+     the server to ask about at Save (409). */
+  const renumber = (live, fresh) => {
+    const form = live.querySelector("#entry #round-form");
+    if (!form || !fresh.querySelector(".went-out")) return;
+    const { number, version, key } = form.elements;
+    if (!key.value || Number(fresh.dataset.newest) > Number(version.value)) return;
+    number.value = fresh.dataset.next;
+    version.value = fresh.dataset.version;
+    const title = live.querySelector("#entry-title");
+    const roundOf = fresh.querySelector("#round-of");
+    if (title && roundOf) title.textContent = roundOf.textContent;
+  };
+
+  window.ScorekeeperEntry = { submit, follow, askWho, renumber };
 
   /* The round page's fragment's parent takes the fragment of another ending. */
   const page = document.getElementById("entry-fragment");

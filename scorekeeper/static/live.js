@@ -5,10 +5,11 @@
    /sessions/<id>/table with the ETag this part was drawn with, answered by a bodiless 304 when
    nothing did, else with the live part as the server draws it, which is swapped in with what
    changed ("Round 3 added"). Without this script the page still works: a reload shows the
-   same. A poll sent to sign in (the gate's redirect, or a 401: a restore or "sign out every
-   phone" made this phone's cookie worthless) takes the phone to the sign-in page, back here
-   after; a 404 (the session removed, or a restore replaced the scores) says so and stops; a
-   503 (a restore under way) waits the Retry-After and asks again, saying nothing. */
+   same. A poll sent to sign in (the gate's redirect: a restore or "sign out every phone" made
+   this phone's cookie worthless) or answered 404 (the session removed, or a restore replaced
+   the scores) loads the page again, which the server answers with the sign-in page (back here
+   after) or the page saying the session is gone; a 503 (a restore under way) waits the
+   Retry-After and asks again, saying nothing. */
 (() => {
   "use strict";
   const INTERVAL = 1250;
@@ -21,7 +22,7 @@
   let version = Number(live.dataset.version);
   let timer = null;
   let busy = false;
-  let stopped = false; // sent to sign in, or the session is gone: no more polls
+  let stopped = false; // sent to sign in, or the session is gone: the page loads again
   let noticeTimer = null;
   const { t } = window.ScorekeeperText;
 
@@ -42,8 +43,10 @@
     })
       .then((response) => {
         if (response.status === 304) return null;
-        if (response.type === "opaqueredirect" || response.status === 401) return signIn();
-        if (response.status === 404) return gone();
+        if (response.type === "opaqueredirect" || response.status === 404) {
+          stopped = true;
+          return location.reload();
+        }
         if (response.status === 503) {
           const wait = Number(response.headers.get("Retry-After"));
           delay = Math.min(Math.max(wait * 1000 || INTERVAL, INTERVAL), 60000);
@@ -61,26 +64,6 @@
       });
   };
 
-  const signIn = () => {
-    stopped = true;
-    const next = location.pathname + location.search;
-    location.assign(`${live.dataset.signIn}?next=${encodeURIComponent(next)}`);
-  };
-
-  const gone = () => {
-    stopped = true;
-    if (!notice) return;
-    clearTimeout(noticeTimer);
-    notice.textContent = t(
-      "live_gone",
-      "This session is no longer here: it was removed or a restore replaced the scores.",
-    ) + " ";
-    const home = document.createElement("a");
-    home.href = live.dataset.home;
-    home.textContent = t("live_home", "Back to the sessions");
-    notice.append(home);
-  };
-
   /* The live part of an answer, parsed once in this document (a template's content: no second
      document to copy it from), ready to put in place; null if the answer holds none. */
   const parse = (html) => {
@@ -96,7 +79,8 @@
     const newVersion = Number(fresh.dataset.version);
     if (newEtag === etag) return;
     swap(fresh);
-    renumber(fresh);
+    const entry = window.ScorekeeperEntry;
+    if (entry) entry.renumber(live, fresh);
     etag = newEtag;
     if (newVersion !== version) tell(fresh.dataset.change);
     version = newVersion;
@@ -166,21 +150,6 @@
       );
       if (same) same.focus();
     }
-  };
-
-  /* A new round (a key: an edit has none) typed in place follows a table that only lost
-     rounds (none newer than the table it names): its number, version and title; a round
-     added or changed since is for the server to ask about at Save (409). */
-  const renumber = (fresh) => {
-    const form = live.querySelector("#entry #round-form");
-    if (!form || !fresh.querySelector(".went-out")) return;
-    const { number, version, key } = form.elements;
-    if (!key.value || Number(fresh.dataset.newest) > Number(version.value)) return;
-    number.value = fresh.dataset.next;
-    version.value = fresh.dataset.version;
-    const title = live.querySelector("#entry-title");
-    const roundOf = fresh.querySelector("#round-of");
-    if (title && roundOf) title.textContent = roundOf.textContent;
   };
 
   const tell = (change) => {

@@ -81,11 +81,10 @@
     const highest = Math.max(0, ...others.filter((e) => e.session === entry.session).map((e) => e.number));
     if (entry.number !== null && highest >= entry.number) {
       entry.number = highest + 1;
-      entry.fields.forEach((pair) => {
-        if (pair[0] === "number") pair[1] = String(entry.number);
-      });
       // Its table will have the kept round before it: it names only its number.
-      entry.fields = entry.fields.filter(([name]) => name !== "version");
+      entry.fields = entry.fields
+        .filter(([name]) => name !== "version")
+        .map(([name, value]) => [name, name === "number" ? String(entry.number) : value]);
     }
     say(write(QUEUE, [...queue().filter((e) => e.id !== entry.id), entry])
       ? waitingText(others.length + 1)
@@ -96,11 +95,13 @@
   // A page shown from this phone's cache (or its back-forward cache: Back after a save) may
   // carry a key already used: never reuse one (the server refuses it: key_reused).
   const key = form.elements.namedItem("key");
-  const freshKey = () => {
-    key.value = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const freshKey = (shown) => {
+    if (key && (shown ? shown.persisted : [...read(USED), ...queue().map((e) => field(e, "key"))].includes(key.value))) {
+      key.value = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    }
   };
-  if (key && key.value && [...read(USED), ...queue().map((e) => field(e, "key"))].includes(key.value)) freshKey();
-  addEventListener("pageshow", (event) => event.persisted && key && form.isConnected && freshKey());
+  freshKey();
+  addEventListener("pageshow", freshKey);
 
   form.addEventListener("submit", (event) => {
     if (event.defaultPrevented) return; // a second tap while the first is on its way

@@ -84,17 +84,19 @@ BUNDLES["entry_in_place.css"] = ("entry.css", "in_place.css")
 BUNDLES["checker_page.js"] = ("fetch_files.js", "tiles.js", "checker.js")
 # The turn clock: the list joining (who draws again), then the clock.
 BUNDLES["clock_page.js"] = ("lists.js", "clock.js")
+# Each tile keypad, fetched at its first opening: the keys of a tile keypad and the tiles'
+# names (tile_keys.js), then the round form's keypad or the checker's.
+BUNDLES["round_keypad.js"] = ("tile_keys.js", "keypad.js")
+BUNDLES["checker_keypad_page.js"] = ("tile_keys.js", "checker_keypad.js")
 # Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
 # language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
-# tile_keys.js (the keys of a tile keypad, and the tiles' names) comes before either keypad.
 # The session page fetches the round entry in place (entry.js) at the first tap on a round,
 # and it the round form's bundles; "Keep the screen on" its script (awake.js) at its first tap.
 ON_DEMAND = (
     "entry.js",
     "tiles.js",
-    "tile_keys.js",
-    "keypad.js",
-    "checker_keypad.js",
+    "round_keypad.js",
+    "checker_keypad_page.js",
     "offline_send.js",
     "awake.js",
     *(name for name in BUNDLES if name.startswith("round_form_")),

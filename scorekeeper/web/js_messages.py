@@ -115,10 +115,6 @@ JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
     "clock_resume": _l("Resume"),
     # live.js: what changed on another phone (the change itself is worded by the server).
     "live_change": _l("%(change)s."),
-    "live_gone": _l(
-        "This session is no longer here: it was removed or a restore replaced the scores."
-    ),
-    "live_home": _l("Back to the sessions"),
     # offline.js and offline_send.js: rounds kept on this phone while the network is gone.
     "offline_saved": _l("Saved on this phone; it will be sent when the network is back."),
     "offline_waiting": lazy_plural(

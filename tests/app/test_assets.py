@@ -279,10 +279,10 @@ def test_only_scripts_the_worker_keeps_words_for_are_fetched_on_demand(app: Flas
     """A script named by `on_demand` must be in ON_DEMAND, or a phone offline would open it
     without its words (the service worker keeps those of ON_DEMAND only)."""
     with app.test_request_context(headers={"Accept-Language": "pl"}):
-        urls = on_demand("keypad.js", "keypad.css").split(" ")
+        urls = on_demand("round_keypad.js", "keypad.css").split(" ")
         assert len(urls) == 3  # the keypad's words in the page's language, then the files
-        assert re.fullmatch(r"/static/words/pl/keypad\.[0-9a-f]{10}\.js", urls[0])
-        assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.js", urls[1])
+        assert re.fullmatch(r"/static/words/pl/round_keypad\.[0-9a-f]{10}\.js", urls[0])
+        assert re.fullmatch(r"/static/round_keypad\.[0-9a-f]{10}\.js", urls[1])
         assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.css", urls[2])
         with pytest.raises(LookupError):
             on_demand("round.js")  # a script with words, not kept for every language

@@ -207,13 +207,13 @@ def test_the_rack_hint_says_how_to_type_tiles(client: FlaskClient) -> None:
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert "r7 k13 j (k black, r red, b blue, o orange, j joker)" in page
     assert 'data-tile-sets="1" data-played-with="tiles"' in page
-    # The keypad is fetched when first opened, by round.js: the keys (tile_keys.js) and the
-    # keypad, each after its words, and its styles.
-    keys_words, keys, words, script, styles = (
+    # The keypad is fetched when first opened, by round.js: one script (the keys, tile_keys.js,
+    # then the keypad) after its words, and its styles.
+    words, script, styles = (
         rf"/static/{name}\.[0-9a-f]{{10}}"
-        for name in ("words/en/tile_keys", "tile_keys", "words/en/keypad", "keypad", "keypad")
+        for name in ("words/en/round_keypad", "round_keypad", "keypad")
     )
-    files = f"{keys_words}\\.js {keys}\\.js {words}\\.js {script}\\.js {styles}\\.css"
+    files = f"{words}\\.js {script}\\.js {styles}\\.css"
     assert re.search(rf'data-keypad="{files}"', page)
     # Without JavaScript the number pad has no letters: a link asks the page for the keyboard.
     assert 'inputmode="numeric"' in input_tag(page, "rack_1")

@@ -367,12 +367,11 @@ def test_on_demand_scripts_bring_their_words(app: Flask, client: FlaskClient) ->
     assert "keypad_tap_tile" not in block and "keypad_tiles_for" in block  # its button: now
     files = re.search(r'data-keypad="([^"]+)"', html)
     assert files
-    # The keys and the tiles' names (shared with the checker's keypad), then the keypad.
-    keys_words, keys, words, script, styles = files[1].split(" ")
-    assert re.fullmatch(r"/static/words/fr/tile_keys\.[0-9a-f]{10}\.js", keys_words)
-    assert re.fullmatch(r"/static/tile_keys\.[0-9a-f]{10}\.js", keys)
-    assert re.fullmatch(r"/static/words/fr/keypad\.[0-9a-f]{10}\.js", words)
-    assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.js", script)
+    # One script: the keys and the tiles' names (tile_keys.js, shared with the checker's
+    # keypad), then the keypad; its words before it.
+    words, script, styles = files[1].split(" ")
+    assert re.fullmatch(r"/static/words/fr/round_keypad\.[0-9a-f]{10}\.js", words)
+    assert re.fullmatch(r"/static/round_keypad\.[0-9a-f]{10}\.js", script)
     assert re.fullmatch(r"/static/keypad\.[0-9a-f]{10}\.css", styles)
     response = client.get(words)
     assert response.status_code == 200
@@ -386,7 +385,7 @@ def test_on_demand_scripts_bring_their_words(app: Flask, client: FlaskClient) ->
     assert client.get(other).status_code == 404  # the Danish words have a digest of their own
     sw = client.get("/sw.js").get_data(as_text=True)
     for lang in ("en", "da", "et", "fi", "fr", "pl"):
-        assert re.search(rf'"/static/words/{lang}/keypad\.[0-9a-f]{{10}}\.js"', sw), lang
+        assert re.search(rf'"/static/words/{lang}/round_keypad\.[0-9a-f]{{10}}\.js"', sw), lang
     assert words in sw
 
 

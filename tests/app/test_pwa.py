@@ -83,10 +83,10 @@ def test_the_service_worker_is_served_at_the_root(client: FlaskClient) -> None:
         "app.css",
         "app.js",
         "round_form_went_out.js",
-        "keypad.js",
+        "round_keypad.js",
         "keypad.css",
         "offline_send.js",
-        "words/fr/keypad.js",
+        "words/fr/round_keypad.js",
         "icons/icon-192.png",
     ):
         assert any(re.fullmatch(fingerprinted(wanted), url) for url in shell), wanted
