@@ -145,7 +145,7 @@ def test_polish_scripts_get_every_plural_form_and_the_list_locale(client: FlaskC
     # The keypad fetched on demand brings its forms too.
     fresh = client.post(f"{API}/sessions", json={"players": ["Tomek", "Zosia"]}).get_json()["id"]
     form = read(client, f"/sessions/{fresh}/rounds/new", "pl")
-    keypad = re.search(r"(/static/words/pl/keypad\.[0-9a-f]{10}\.js)", form)
+    keypad = re.search(r"(/static/words/pl/round_keypad\.[0-9a-f]{10}\.js)", form)
     assert keypad
     script = client.get(keypad[1]).get_data(as_text=True)
     assert '"few": ": %(count)s kostki · %(points)s pkt"' in script
