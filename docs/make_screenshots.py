@@ -4,6 +4,8 @@ The app is served on a fresh SQLite file (tests/browser/phone.py), an evening is
 it through the JSON API, and each screen is taken at 390 px wide, light and dark, into
 docs/screenshots/ (the README shows them). `--all` also takes every screen at 360 px, light
 and dark, into the folder given by `--out`, for looking at before a change is committed.
+The evening (`play`) and the screens (`SCREENS`, `open_screen`) are also what the layout check
+opens (tests/browser/test_layout.py): a screen added here is checked there too.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import argparse
 import logging
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +54,14 @@ def play(base: str) -> dict[str, int]:
         racks = [(number * 17 + seat * 11) % 50 + 3 for seat in range(5)]
         api(base, f"/sessions/{six['id']}/rounds", went_out(SIX, winner, racks))
     clock = api(base, "/sessions", {"players": FAMILY, "rules": {"seconds_per_turn": 60}})
-    return {"mid": mid["id"], "done": done["id"], "six": six["id"], "clock": clock["id"]}
+    cards = api(base, "/sessions", {"players": FAMILY, "rules": {"played_with": "cards"}})
+    return {
+        "mid": mid["id"],
+        "done": done["id"],
+        "six": six["id"],
+        "clock": clock["id"],
+        "cards": cards["id"],
+    }
 
 
 def open_entry(page: Page) -> None:
@@ -64,7 +74,30 @@ def open_entry(page: Page) -> None:
     page.evaluate("document.getElementById('entry').scrollIntoView()")
 
 
-SCREENS = [
+def open_round_keypad(page: Page, rack: str = "") -> None:
+    """The round entry open in place and its keypad open under Sofie's rack: empty, or with
+    `rack` typed first (a full rack, some keys used up). The toggle says tiles or cards."""
+    open_entry(page)
+    if rack:
+        page.locator("#entry input[name^=rack]").nth(2).fill(rack)
+    page.locator("#entry .tiles-toggle").nth(2).click()
+    page.wait_for_selector("#keypad .key")
+
+
+def open_full_keypad(page: Page) -> None:
+    """A rack of fourteen tiles, both copies of four of them: their keys used up."""
+    open_round_keypad(page, "r1 r1 k13 k13 b10 b10 o12 o12 j j r11 b9 o8 k10")
+
+
+def open_checker_keypad(page: Page) -> None:
+    """The table checker's keypad open under its sets (tiles, or cards for a cards session)."""
+    page.locator("#checker .keypad-toggle").first.click()
+    page.wait_for_selector("#checker-keypad .key")
+    page.evaluate("document.getElementById('checker-keypad').scrollIntoView()")
+
+
+Action = Callable[[Page], None] | None
+SCREENS: list[tuple[str, str, Action, bool]] = [
     # name, path, what to do on the page, full page
     ("home", "/", None, False),
     ("session", "/sessions/{mid}", None, True),
@@ -72,7 +105,12 @@ SCREENS = [
     ("evening-won", "/sessions/{done}", None, False),
     ("six-players", "/sessions/{six}", None, True),
     ("new-session", "/sessions/new", None, True),
+    ("round-keypad", "/sessions/{mid}", open_round_keypad, False),
+    ("round-keypad-full", "/sessions/{mid}", open_full_keypad, False),
+    ("round-keypad-cards", "/sessions/{cards}", open_round_keypad, False),
     ("checker", "/tools/check", None, False),
+    ("checker-keypad", "/tools/check", open_checker_keypad, False),
+    ("checker-keypad-cards", "/tools/check?session={cards}", open_checker_keypad, False),
     ("clock", "/sessions/{clock}/clock", None, False),
     ("summary", "/sessions/{done}/summary", None, True),
     ("details", "/sessions/{mid}/details", None, True),
@@ -90,6 +128,14 @@ README = {
     ("checker", "light"),
     ("clock", "dark"),
 }
+
+
+def open_screen(page: Page, base: str, ids: dict[str, int], path: str, action: Action) -> None:
+    """A screen as a family meets it: its page loaded, then what is done on it."""
+    page.goto(base + path.format(**ids))
+    page.wait_for_load_state("load")
+    if action:
+        action(page)
 
 
 def main() -> None:
@@ -121,10 +167,7 @@ def main() -> None:
                             color_scheme=scheme,
                         )
                         page = context.new_page()
-                        page.goto(base + path.format(**ids))
-                        page.wait_for_load_state("load")
-                        if action:
-                            action(page)
+                        open_screen(page, base, ids, path, action)
                         page.wait_for_timeout(300)  # the chart image and fonts settle
                         suffix = f"-{width}" if args.all else ""
                         target = args.out / f"{name}-{scheme}{suffix}.png"

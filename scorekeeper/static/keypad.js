@@ -7,7 +7,7 @@
    both. */
 (() => {
   "use strict";
-  const { form, racks, nameOf: playerOf, tilesOf, valueOf, whole } = window.ScorekeeperRound;
+  const { form, racks, nameOf: playerOf, whole } = window.ScorekeeperRound;
   const sets = parseInt(form.dataset.tileSets, 10) || 1;
   const cards = form.dataset.playedWith === "cards";
   const copies = 2 * sets;
@@ -15,9 +15,14 @@
      them; the keys and the tiles' names are tile_keys.js's, fetched just before. */
   const { t, tn, number } = window.ScorekeeperText;
   const tileKeys = window.ScorekeeperTileKeys;
-  const { notation, otherNotation } = window.ScorekeeperTiles;
+  const { notation, otherNotation, tilesOf, valueOf: costOf } = window.ScorekeeperTiles;
+  const penalty = parseInt(form.dataset.jokerPenalty, 10) || 0;
+  const valueOf = (id) => costOf(id, penalty);
   const nameOf = (id) => tileKeys.nameOf(id, cards);
-  const tilesIn = (input) => tilesOf(input.value);
+  /* A rack's tiles and their values, read by tiles.js, fetched just before the keypad: not by
+     round.js, which may not have it yet (its fetch is its own) and would read a blank rack as
+     one unread tile. A number is a rack value: no tiles. */
+  const tilesIn = (input) => (whole(input.value) === null ? tilesOf(input.value, cards) : []);
 
   /* How many of each tile are on the racks entered so far (the winner's hidden rack aside). */
   const counts = () => {

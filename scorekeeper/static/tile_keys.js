@@ -40,12 +40,13 @@ window.ScorekeeperTileKeys = (() => {
     }
     const c = colourOf(id);
     const n = numberOf(id);
-    const mark = document.createElement("span");
-    mark.className = "mark";
-    mark.setAttribute("aria-hidden", "true");
-    mark.textContent = cards ? c.symbol : c.letter;
+    // The colour's letter (a card's suit) in the key's corner: its own class, not a seat's .mark.
+    const corner = document.createElement("span");
+    corner.className = "corner";
+    corner.setAttribute("aria-hidden", "true");
+    corner.textContent = cards ? c.symbol : c.letter;
     button.className = `key c-${c.letter}`;
-    button.append(mark, cards ? FACES[n] || String(n) : String(n));
+    button.append(corner, cards ? FACES[n] || String(n) : String(n));
     return button;
   };
   /* Every tile's key (each with its id in data-tile), a row per colour, the joker last. */

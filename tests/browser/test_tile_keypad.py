@@ -193,7 +193,7 @@ def test_a_cards_session_shows_suits_and_stores_cards(page: Page, live_server: s
     new_went_out_round(page, live_server, session_id, "Ann")
     page.get_by_role("button", name="Cards for Bo").tap()
     for suit in ("♠", "♥", "♦", "♣"):
-        expect(keypad(page).locator(".key .mark", has_text=suit)).to_have_count(13)
+        expect(keypad(page).locator(".key .corner", has_text=suit)).to_have_count(13)
     expect(keypad(page).get_by_text(re.compile(r"♠ s spades · ♥ h hearts"))).to_be_visible()
     expect(key(page, "hearts Q")).to_have_text("♥Q")
     key(page, "hearts Q").tap()
@@ -258,3 +258,16 @@ def test_the_keypad_comes_at_first_use_in_the_page_language_even_offline(
     ).tap()
     expect(rack_field(page, "Bo")).to_have_value("r7")
     page.context.set_offline(False)
+
+
+def test_an_empty_rack_opens_with_no_chip(page: Page, live_server: str) -> None:
+    """The keypad's first opening, on a blank rack, before round.js has read any tiles: no
+    chip (it showed a bogus "⚠ ×", the blank read as one unread tile)."""
+    session_id = create_session(page, live_server)
+    new_went_out_round(page, live_server, session_id, "Ann")
+    page.get_by_role("button", name="Tiles for Bo").tap()
+    expect(keypad(page).locator(".keypad-head")).to_have_text("Bo: 0 tiles · 0 points")
+    expect(keypad(page).locator(".rack-chips > *")).to_have_count(0)
+    key(page, "red 7").tap()
+    expect(keypad(page).get_by_role("button", name="Take red 7 off")).to_have_count(1)
+    expect(keypad(page).locator(".rack-chips > *")).to_have_count(1)

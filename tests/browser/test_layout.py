@@ -1,0 +1,71 @@
+"""The layout check: every screen a family meets, as `make screenshots` takes them (the evening
+and the screens of docs/make_screenshots.py, a round open in place and each keypad open among
+them), at 360×640 and 390×844, light and dark, in Chromium. A screen fails on sideways scroll,
+on text wider than its box (cut, or spilling out of it), on a control over another, and on
+text under a badge; every problem of a screen is said in its one assertion message."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from phone import serving
+from playwright.sync_api import Browser
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from docs.make_screenshots import SCREENS, open_screen, play  # noqa: E402
+
+SIZES = [(360, 640), (390, 844)]
+THEMES = ["light", "dark"]
+
+# What a screen may still show, each allowance narrow (a selector matched by the element itself
+# or an ancestor, with `closest`; the kind: "cut" for text out of its box, "over" for controls
+# on top of each other) and saying why; keyed by the screen's name in SCREENS.
+ALLOWED: dict[str, list[tuple[str, str]]] = {
+    # At 360 px six players' cells are narrower than their score and running total ("+125" over
+    # "+125", "dropped"): the session table is remade by issue #25 item 3 (one big number per
+    # cell), which has to make this pass; until then its cells may spill by a few pixels.
+    "six-players": [(".scores td", "cut")],
+}
+
+# The check, run in the page: tests/browser/layout_check.js.
+CHECK = (Path(__file__).parent / "layout_check.js").read_text()
+
+
+@pytest.fixture(scope="module")
+def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, int]]]:
+    """The app served once for the module, with the evening the screenshots show."""
+    with serving(tmp_path_factory.mktemp("layout")) as base:
+        yield base, play(base)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+@pytest.mark.parametrize("screen", SCREENS, ids=[screen[0] for screen in SCREENS])
+def test_layout(
+    browser: Browser,
+    evening: tuple[str, dict[str, int]],
+    screen: tuple[str, str, Any, bool],
+    size: tuple[int, int],
+    theme: str,
+) -> None:
+    base, ids = evening
+    name, path, action, _ = screen
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=theme,  # type: ignore[arg-type]
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        open_screen(page, base, ids, path, action)
+        problems = page.evaluate(CHECK, ALLOWED.get(name, []))
+    finally:
+        context.close()
+    assert not problems, f"{name} at {width}×{height}, {theme}:\n" + "\n".join(problems)
