@@ -229,6 +229,7 @@ def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
         scoring_settings=SCORING_SETTINGS,
         table_settings=TABLE_SETTINGS,
         more_rules_open=any(form[key].errors for key in TABLE_SETTINGS),
+        scoring_open=any(form[key].errors for key in (*SCORING_SETTINGS, *TABLE_SETTINGS)),
     )
 
 

@@ -30,9 +30,7 @@ def test_the_rack_help_is_one_line_and_the_notation_folds(client: FlaskClient) -
         racks = _racks(client.get(url).get_data(as_text=True))
         assert "typed in letters" not in racks
         shown = re.sub(r"<details.*</details>", "", racks, flags=re.S)
-        assert re.findall(r'<p class="hint">([^<]*)</p>', shown) == [
-            "Leave the winner's blank."
-        ]
+        assert re.findall(r'<p class="hint">([^<]*)</p>', shown) == ["Leave the winner's blank."]
         folded = re.search(
             r'<details class="notation hint"><summary>([^<]*)</summary>\s*([^<]*)', racks
         )

@@ -1,0 +1,63 @@
+"""Layout that matters on a phone (issue #25): Start in reach of the last name with 30 known
+players, and the chart's legend within the chart with six long names."""
+
+from __future__ import annotations
+
+from phone import PHONE, api
+from playwright.sync_api import Page, expect
+
+SIX = [
+    "Bedstemor Ingrid",
+    "Onkel Frederik",
+    "Christoffer",
+    "Marianne",
+    "Johanne",
+    "Oldemor Margrethe Vilhelmine Andersen",
+]
+
+
+def test_start_is_within_one_screen_of_the_last_name(page: Page, live_server: str) -> None:
+    for evening in range(5):  # 30 players played before
+        players = [f"Spiller {evening}-{seat} Jensen" for seat in range(6)]
+        api(live_server, "/sessions", {"players": players, "rules": {"tile_sets": 2}})
+    page.goto(f"{live_server}/sessions/new")
+    expect(page.locator("#known-names-buttons")).to_be_visible()
+    expect(page.get_by_role("button", name="Spiller 4-0 Jensen")).to_be_visible()
+    expect(page.get_by_role("button", name="Spiller 0-0 Jensen")).to_be_hidden()  # folded
+    last = page.locator("input.player, .player input").last.bounding_box()
+    start = page.get_by_role("button", name="Start the session").last.bounding_box()
+    assert last and start
+    assert start["y"] + start["height"] - last["y"] <= PHONE["height"]
+    # And the names are where the eyes are: the first field within the first screen.
+    first = page.locator("input.player, .player input").first.bounding_box()
+    assert first and first["y"] + first["height"] <= PHONE["height"]
+
+
+def test_the_legend_fits_the_chart_with_six_long_names(page: Page, live_server: str) -> None:
+    session = api(live_server, "/sessions", {"players": SIX, "rules": {"tile_sets": 2}})
+    racks = {name: 7 * (seat + 1) for seat, name in enumerate(SIX[1:])}
+    body = {"ending": "went_out", "winner": SIX[0], "racks": racks}
+    api(live_server, f"/sessions/{session['id']}/rounds", body)
+    page.goto(f"{live_server}/sessions/{session['id']}/chart.svg")
+    boxes = page.evaluate(
+        """() => Array.from(document.querySelectorAll("text.chart-name")).map((t) => {
+             const b = t.getBBox();
+             return {name: t.textContent, left: b.x, right: b.x + b.width, top: b.y,
+                     bottom: b.y + b.height};
+           })"""
+    )
+    width = float(page.evaluate("document.documentElement.viewBox.baseVal.width"))
+    height = float(page.evaluate("document.documentElement.viewBox.baseVal.height"))
+    assert len(boxes) == len(SIX)
+    for box in boxes:
+        assert box["right"] <= width and box["bottom"] <= height, box
+    for one in boxes:  # no name runs into another
+        for other in boxes:
+            if one is not other:
+                apart = (
+                    one["right"] <= other["left"]
+                    or other["right"] <= one["left"]
+                    or one["bottom"] <= other["top"]
+                    or other["bottom"] <= one["top"]
+                )
+                assert apart, (one, other)
