@@ -155,7 +155,7 @@
   });
 
   /* Racks typed as tiles need letters: a switch from the number pad to the keyboard, which
-     opens how tiles are written in letters (the notation's <details>) beside it. */
+     shows how tiles are written in letters (the notation's <details>, open) under it. */
   const { racks } = round;
   const hint = form.querySelector(".racks .notation");
   if (racks.length && hint) {
@@ -163,6 +163,7 @@
     const letters = (on) => {
       keyboard.textContent = on ? t("round_type_numbers", "Type numbers (123)") : t("round_type_tiles", "Type letters (abc)");
       keyboard.setAttribute("aria-pressed", String(on));
+      hint.hidden = !on;
       hint.open = on;
     };
     letters(racks[0].inputMode === "text"); // the server opened the letters
@@ -173,7 +174,7 @@
         input.inputMode = on ? "text" : "numeric";
       });
     });
-    hint.after(keyboard);
+    hint.before(keyboard);
   }
 
   /* The tile keypad (data-keypad) opens under a rack at a tap on its "Tap tiles" button. */
