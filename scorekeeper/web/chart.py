@@ -378,7 +378,8 @@ def _legend(seated: Sequence[Mark], colour: Look, top: int) -> str:
         wrapped = name_lines(mark.name)
         lines = (
             "".join(
-                f'<tspan x="{name_x:.1f}" dy="{n and LEGEND_LINE_HEIGHT}">{escape(text)}</tspan>'
+                f'<tspan x="{name_x:.1f}" dy="{n and LEGEND_LINE_HEIGHT}">{escape(text)}'
+                f"{' ' if n < len(wrapped) - 1 else ''}</tspan>"  # read as one name
                 for n, text in enumerate(wrapped)
             )
             if len(wrapped) > 1

@@ -48,7 +48,7 @@ def test_the_legend_fits_the_chart_with_six_long_names(page: Page, live_server: 
     )
     width = float(page.evaluate("document.documentElement.viewBox.baseVal.width"))
     height = float(page.evaluate("document.documentElement.viewBox.baseVal.height"))
-    assert len(boxes) == len(SIX)
+    assert [" ".join(box["name"].split()) for box in boxes] == SIX  # whole, read as one
     for box in boxes:
         assert box["right"] <= width and box["bottom"] <= height, box
     for one in boxes:  # no name runs into another
@@ -61,3 +61,23 @@ def test_the_legend_fits_the_chart_with_six_long_names(page: Page, live_server: 
                     or other["bottom"] <= one["top"]
                 )
                 assert apart, (one, other)
+
+
+def test_no_rounds_yet_is_quiet_not_an_error(page: Page, live_server: str) -> None:
+    """The empty table's line in the quiet text colour, not the red of a losing score."""
+    session = api(live_server, "/sessions", {"players": ["Ann", "Bo"]})
+    page.goto(f"{live_server}/sessions/{session['id']}")
+    empty = page.locator("td.empty")
+    expect(empty).to_have_text("No rounds yet.")
+    colours = empty.evaluate(
+        """(e) => {
+             const probe = document.createElement("span");
+             probe.style.color = "var(--muted)";
+             e.append(probe);
+             const muted = getComputedStyle(probe).color;
+             probe.remove();
+             return {line: getComputedStyle(e, "::first-line").color, muted,
+                     weight: getComputedStyle(e, "::first-line").fontWeight};
+           }"""
+    )
+    assert colours["line"] == colours["muted"], colours
