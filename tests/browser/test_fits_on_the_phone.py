@@ -81,3 +81,18 @@ def test_no_rounds_yet_is_quiet_not_an_error(page: Page, live_server: str) -> No
            }"""
     )
     assert colours["line"] == colours["muted"], colours
+
+
+def test_the_letter_keyboard_shows_how_tiles_are_written(page: Page, live_server: str) -> None:
+    """One line of help; the notation shows with the letter keyboard, and goes with it."""
+    session = api(live_server, "/sessions", {"players": ["Ann", "Bo"]})
+    page.goto(f"{live_server}/sessions/{session['id']}/rounds/new")
+    key = page.get_by_text("k black, r red, b blue, o orange, j joker")
+    expect(page.get_by_text("Leave the winner's blank.")).to_be_visible()
+    expect(key).to_be_hidden()
+    page.get_by_role("button", name="Type letters (abc)").tap()
+    expect(key).to_be_visible()
+    expect(page.get_by_role("textbox", name="Bo")).to_have_attribute("inputmode", "text")
+    page.get_by_role("button", name="Type numbers (123)").tap()
+    expect(key).to_be_hidden()
+    expect(page.get_by_role("textbox", name="Bo")).to_have_attribute("inputmode", "numeric")
