@@ -157,7 +157,7 @@
   /* Racks typed as tiles need letters: a switch from the number pad to the keyboard, which
      shows how tiles are written in letters (the notation's <details>, open) under it. */
   const { racks } = round;
-  const hint = form.querySelector(".racks .notation");
+  const hint = form.querySelector(".racks details");
   if (racks.length && hint) {
     const keyboard = button("", "secondary small");
     const letters = (on) => {
