@@ -793,13 +793,16 @@ def last_rules() -> Settings:
 
 
 def known_player_names(limit: int = 30) -> list[str]:
-    """Names played before, most recently seated first, to offer with one tap."""
+    """Names played before, by the day each last played (the latest first; on one day, the
+    evening begun last), to offer with one tap: the page shows the first few."""
+    last_day = sa.func.max(GameSession.played_on).label("last_day")
     latest = sa.func.max(Seat.session_id).label("latest")
     rows = db.session.execute(
-        sa.select(Player.name, latest)
+        sa.select(Player.name, last_day, latest)
         .join(Seat, Seat.player_id == Player.id)
+        .join(GameSession, GameSession.id == Seat.session_id)
         .group_by(Player.id, Player.name)
-        .order_by(latest.desc(), Player.name)
+        .order_by(last_day.desc(), latest.desc(), Player.name)
         .limit(limit)
     ).all()
     return [row.name for row in rows]

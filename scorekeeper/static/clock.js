@@ -6,6 +6,7 @@
   const clock = document.getElementById("clock");
   if (!clock) return;
   const players = JSON.parse(clock.dataset.players);
+  const marks = JSON.parse(clock.dataset.marks); // each seat's initials; its colour is .s1..s6
   const seconds = parseInt(clock.dataset.seconds, 10) || 0;
   const penalty = parseInt(clock.dataset.penaltyTiles, 10) || 0;
   const $ = (id) => document.getElementById(id);
@@ -15,6 +16,7 @@
   const result = $("draw-result");
   const orderLine = $("draw-order");
   const nameOut = $("clock-player");
+  const markOut = $("clock-mark");
   const timeOut = $("clock-time");
   const alertOut = $("clock-alert");
   const nextOut = $("clock-next");
@@ -164,6 +166,11 @@
     const remaining = msLeft();
     timeOut.textContent = mmss(Math.ceil(remaining / 1000));
     nameOut.textContent = t("clock_turn", "%(name)s's turn", { name: players[seat] });
+    markOut.textContent = marks[seat];
+    [markOut, clock].forEach((e) => {
+      e.classList.remove("s1", "s2", "s3", "s4", "s5", "s6");
+      e.classList.add(`s${seat + 1}`);
+    });
     const next = { name: players[(seat + 1) % players.length] };
     nextOut.textContent = expired
       ? t("clock_tap_for_turn", "Tap anywhere for %(name)s's turn.", next)

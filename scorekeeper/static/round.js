@@ -1,7 +1,7 @@
 /* Round form: what every ending shares. The live preview line (worked out by the ending's own
    script, round_<ending>.js, which comes after this one in the same file with offline.js:
    web/assets.py, BUNDLES) and the score by each field, racks read from tile notation, Enter
-   moves to the next player (its key says so), a "Tiles" button by each rack that fetches the
+   moves to the next player (its key says so), a "Tap tiles" button by each rack that fetches the
    tile keypad (keypad.js) at its first tap, and Save submits once. It only helps typing: the
    server checks everything again and its answer is the truth. */
 (() => {
@@ -154,14 +154,17 @@
     }
   });
 
-  /* Racks typed as tiles need letters: a switch from the number pad to the keyboard. */
+  /* Racks typed as tiles need letters: a switch from the number pad to the keyboard, which
+     shows how tiles are written in letters (the notation's <details>, open) under it. */
   const { racks } = round;
-  const hint = form.querySelector(".racks .hint");
+  const hint = form.querySelector(".racks details");
   if (racks.length && hint) {
     const keyboard = button("", "secondary small");
     const letters = (on) => {
-      keyboard.textContent = on ? t("round_type_numbers", "Type numbers (123)") : t("round_type_tiles", "Type tiles (abc)");
+      keyboard.textContent = on ? t("round_type_numbers", "Type numbers (123)") : t("round_type_tiles", "Type letters (abc)");
       keyboard.setAttribute("aria-pressed", String(on));
+      hint.hidden = !on;
+      hint.open = on;
     };
     letters(racks[0].inputMode === "text"); // the server opened the letters
     keyboard.addEventListener("click", () => {
@@ -171,17 +174,17 @@
         input.inputMode = on ? "text" : "numeric";
       });
     });
-    hint.after(keyboard);
+    hint.before(keyboard);
   }
 
-  /* The tile keypad (data-keypad) opens under a rack at a tap on its "Tiles" button. */
+  /* The tile keypad (data-keypad) opens under a rack at a tap on its "Tap tiles" button. */
   if (keypad) {
     const cards = playedWith === "cards";
     racks.forEach((input) => {
       const name = nameOf(input);
       const toggle = cards
-        ? button(t("keypad_cards", "Cards"), "secondary tiles-toggle", t("keypad_cards_for", "Cards for %(name)s", { name }))
-        : button(t("keypad_tiles", "Tiles"), "secondary tiles-toggle", t("keypad_tiles_for", "Tiles for %(name)s", { name }));
+        ? button(t("keypad_cards", "Tap cards"), "secondary tiles-toggle", t("keypad_cards_for", "Tap cards for %(name)s", { name }))
+        : button(t("keypad_tiles", "Tap tiles"), "secondary tiles-toggle", t("keypad_tiles_for", "Tap tiles for %(name)s", { name }));
       toggle.setAttribute("aria-expanded", "false");
       toggle.addEventListener("click", () => {
         // Meanwhile the tiles can still be typed in the field.

@@ -35,8 +35,10 @@ LEGEND_COLUMNS = 2
 HEADING = 44
 CORNER = 12  # the cards' corners (--r of static/app.css, 0.75rem), in the drawing's units
 FONT = "system-ui, sans-serif"
-# The longest name the legend writes out; a longer one ends in an ellipsis.
-LEGEND_NAME = 14
+# The most characters of a name on one line of the legend (its column, at 12 px, with room
+# for wide letters); a longer name wraps onto more lines, between words where it can.
+LEGEND_LINE = 15
+LEGEND_LINE_HEIGHT = 14
 
 DASHES = ("", "8 4", "2 3", "9 3 2 3", "14 4", "2 3 2 3 7 3")
 MARKER_NAMES = ("circle", "square", "triangle", "diamond", "cross", "down-triangle")
@@ -157,19 +159,38 @@ class ChartWords:
 ENGLISH = ChartWords()
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1] + "…"
+def name_lines(name: str) -> list[str]:
+    """A name as the legend writes it: whole, on lines of at most LEGEND_LINE characters,
+    broken between words (a longer word is broken inside)."""
+    lines: list[str] = []
+    for word in name.split():
+        while len(word) > LEGEND_LINE:
+            lines.append(word[:LEGEND_LINE])
+            word = word[LEGEND_LINE:]
+        if lines and len(lines[-1]) + 1 + len(word) <= LEGEND_LINE:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [name]
 
 
-def chart_height(players: int, standalone: bool = True) -> int:
+def _legend_rows(players: Sequence[str]) -> list[int]:
+    """The height of each row of the legend: its tallest name's lines."""
+    lines = [len(name_lines(name)) for name in players]
+    return [
+        LEGEND_ROW + (max(lines[i : i + LEGEND_COLUMNS]) - 1) * LEGEND_LINE_HEIGHT
+        for i in range(0, len(lines), LEGEND_COLUMNS)
+    ]
+
+
+def chart_height(players: Sequence[str], standalone: bool = True) -> int:
     """The chart's height in pixels (its width is WIDTH), for an <img> that keeps its place."""
-    legend_rows = math.ceil(players / LEGEND_COLUMNS)
     return (
         TOP
         + (HEADING if standalone else 0)
         + PLOT_HEIGHT
         + AXIS_HEIGHT
-        + legend_rows * LEGEND_ROW
+        + sum(_legend_rows(players))
         + 8
     )
 
@@ -195,7 +216,7 @@ def running_chart(
     running = view.standings.running
     rounds = len(running)
     top = TOP + (HEADING if standalone else 0)
-    height = chart_height(len(players), standalone)
+    height = chart_height(players, standalone)
     plot_width = WIDTH - LEFT - RIGHT
     values = [0] + [row[p] for row in running for p in players]
     ticks = _ticks(min(values), max(values))
@@ -341,16 +362,29 @@ TILE_WIDTH, TILE_HEIGHT, SAMPLE = 26, 20, 24
 
 
 def _legend(seated: Sequence[Mark], colour: Look, top: int) -> str:
-    """Each player's initials on a tile, their colour, dash and marker, and their name, two
-    to a row. The tile is drawn as the page draws its marks: cream, its lower edge showing."""
+    """Each player's initials on a tile, their colour, dash and marker, and their whole name
+    (wrapped: `name_lines`), two to a row. The tile is drawn as the page draws its marks:
+    cream, its lower edge showing."""
     column = (WIDTH - LEFT // 2) / LEGEND_COLUMNS
+    rows = _legend_rows([mark.name for mark in seated])
     items = []
     for index, mark in enumerate(seated):
         slot = index % len(DASHES)
         paint = colour.seats[mark.seat - 1]
         x = LEFT // 2 + column * (index % LEGEND_COLUMNS)
-        y = top + LEGEND_ROW * (index // LEGEND_COLUMNS) + 8
+        y = top + sum(rows[: index // LEGEND_COLUMNS]) + 8
         line = x + TILE_WIDTH + 5
+        name_x = line + SAMPLE + 6
+        wrapped = name_lines(mark.name)
+        lines = (
+            "".join(
+                f'<tspan x="{name_x:.1f}" dy="{n and LEGEND_LINE_HEIGHT}">{escape(text)}'
+                f"{' ' if n < len(wrapped) - 1 else ''}</tspan>"  # read as one name
+                for n, text in enumerate(wrapped)
+            )
+            if len(wrapped) > 1
+            else escape(mark.name)
+        )
         dash = f' stroke-dasharray="{DASHES[slot]}"' if DASHES[slot] else ""
         items.append(
             '<g class="chart-mark">'
@@ -366,7 +400,7 @@ def _legend(seated: Sequence[Mark], colour: Look, top: int) -> str:
             f'stroke-width="2.5"{dash}/>'
             f'<path d="{MARKERS[slot](line + SAMPLE / 2, y)}"{_marker_paint(slot)}/>'
             "</g>"
-            f'<text x="{line + SAMPLE + 6:.1f}" y="{y + 4:.1f}" fill="{colour.text}" '
-            f'class="chart-name">{escape(_short(mark.name))}</text>'
+            f'<text x="{name_x:.1f}" y="{y + 4:.1f}" fill="{colour.text}" '
+            f'class="chart-name">{lines}</text>'
         )
     return '<g class="chart-legend">' + "".join(items) + "</g>"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import (
@@ -229,6 +229,7 @@ def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
         scoring_settings=SCORING_SETTINGS,
         table_settings=TABLE_SETTINGS,
         more_rules_open=any(form[key].errors for key in TABLE_SETTINGS),
+        scoring_open=any(form[key].errors for key in (*SCORING_SETTINGS, *TABLE_SETTINGS)),
     )
 
 
@@ -296,7 +297,7 @@ bp.add_app_template_global(names_fit, "names_fit")
 
 
 @bp.app_template_global()
-def chart_size(players: int) -> tuple[int, int]:
+def chart_size(players: Sequence[str]) -> tuple[int, int]:
     """The chart image's width and height, so the page keeps its place before it arrives."""
     return WIDTH, chart_height(players)
 

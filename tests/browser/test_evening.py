@@ -176,7 +176,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     # The CSV, byte for byte (under "More").
     page.locator("#notes-section > summary").tap()
     with page.expect_download() as download_info:
-        page.get_by_role("link", name="Download CSV").tap()
+        page.get_by_role("link", name="Table for a spreadsheet (CSV)").tap()
     download = download_info.value
     assert download.suggested_filename.endswith(".csv")
     assert Path(download.path()).read_bytes() == (

@@ -181,7 +181,7 @@ def test_the_tile_keypad(phone: Phone, live_server: str) -> None:
     session_id = new_session(live_server, rules={"tile_sets": 1, "joker_penalty": 25})
     phone.visit(f"{live_server}/sessions/{session_id}/rounds/new")
     pick(phone, "Ann")
-    phone.tap("button", "Tiles for Bo")
+    phone.tap("button", "Tap tiles for Bo")
     phone.wait_for(lambda: len(phone.texts("#keypad .key")) == 53, "the keypad's 53 keys")
     phone.tap("#keypad button", "red 7")
     phone.tap("#keypad button", "red 7")
@@ -192,7 +192,7 @@ def test_the_tile_keypad(phone: Phone, live_server: str) -> None:
     phone.wait_for(lambda: phone.run(red_7), "red 7 refused: both copies are on racks")
     phone.expect_shown("#keypad li", "red 7: both copies are already on racks")
 
-    phone.tap("button", "Tiles for Cy")
+    phone.tap("button", "Tap tiles for Cy")
     phone.expect_text("#keypad .keypad-head", "Cy: 0 tiles · 0 points")
     assert phone.run(red_7)  # counted across all racks
     for name in ("joker", "black 13", "orange 1"):

@@ -263,9 +263,9 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
     assert len(gaps) == len(LONG_NAMES) and min(gaps) >= 4, gaps
     page.go_back()
     expect(page.get_by_text("Anna-Katharina wins!")).to_be_visible()
-    expect(page.get_by_role("link", name="Download the chart (SVG image)")).to_be_visible()
+    expect(page.get_by_role("link", name="Chart as a picture (SVG)")).to_be_visible()
     with page.expect_download() as download:
-        page.get_by_role("link", name="Download the chart (SVG image)").click()
+        page.get_by_role("link", name="Chart as a picture (SVG)").click()
     assert download.value.suggested_filename.endswith("-chart.svg")
 
 
