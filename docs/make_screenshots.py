@@ -69,7 +69,7 @@ SCREENS = [
     ("home", "/", None, False),
     ("session", "/sessions/{mid}", None, True),
     ("round-entry", "/sessions/{mid}", open_entry, False),
-    ("evening-won", "/sessions/{done}", None, False),
+    ("evening-won", "/sessions/{done}", None, True),
     ("six-players", "/sessions/{six}", None, True),
     ("new-session", "/sessions/new", None, True),
     ("checker", "/tools/check", None, False),
