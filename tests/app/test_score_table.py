@@ -145,6 +145,8 @@ def test_the_winner_banner_comes_first_in_the_winner_seat_colour(client: FlaskCl
     banner = live.split('class="announce s3"')[1].split("</p>")[0]
     assert "Anders wins!" in banner and "All 1 rounds played" in banner
     assert 'id="round-of"' in banner and html.count('id="round-of"') == 1
+    # The summary's banner too.
+    assert '<p class="announce s3">' in page(client, sid, "/summary")
     # A shared win: the banner in no one seat's colour.
     tied = create(client, rounds=2)
     level(client, tied)
