@@ -139,7 +139,7 @@ SCREENS: list[tuple[str, str, Action, bool]] = [
     ("home", "/", None, False),
     ("session", "/sessions/{mid}", None, True),
     ("round-entry", "/sessions/{mid}", open_entry, False),
-    ("evening-won", "/sessions/{done}", None, False),
+    ("evening-won", "/sessions/{done}", None, True),
     ("six-players", "/sessions/{six}", None, True),
     ("new-session", "/sessions/new", None, True),
     ("round-keypad", "/sessions/{mid}", open_round_keypad, False),

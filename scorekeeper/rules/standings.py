@@ -22,6 +22,37 @@ class Standings:
     complete: bool
     leaders: tuple[str, ...]
     winners: tuple[str, ...]
+    places: dict[str, int]
+    lead: Lead | None
+
+
+@dataclass(frozen=True)
+class Lead:
+    """Who is ahead and by how much: the one leader over the next place (`behind`, all who
+    share it), or, with no `behind`, the leaders level on the top total."""
+
+    ahead: tuple[str, ...]
+    behind: tuple[str, ...]
+    by: int
+
+
+def places(totals: Mapping[str, int]) -> dict[str, int]:
+    """Each player's place by total: 1 and one more for each player with a higher total, so
+    players level share a place (1, 1, 3)."""
+    return {p: 1 + sum(other > total for other in totals.values()) for p, total in totals.items()}
+
+
+def lead(players: Sequence[str], totals: Mapping[str, int]) -> Lead | None:
+    """The lead in the totals (None for fewer than two players)."""
+    if len(players) < 2:
+        return None
+    top = max(totals[p] for p in players)
+    ahead = tuple(p for p in players if totals[p] == top)
+    if len(ahead) > 1:
+        return Lead(ahead=ahead, behind=(), by=0)
+    second = max(totals[p] for p in players if p not in ahead)
+    behind = tuple(p for p in players if totals[p] == second)
+    return Lead(ahead=ahead, behind=behind, by=top - second)
 
 
 def standings(
@@ -65,4 +96,6 @@ def standings(
         complete=complete,
         leaders=leaders,
         winners=leaders if complete else (),
+        places=places(totals) if rounds else {},
+        lead=lead(players, totals) if rounds else None,
     )

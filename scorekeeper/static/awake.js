@@ -1,15 +1,17 @@
 /* "Keep the screen on" on the session page: the Screen Wake Lock API, asked for again
    whenever the page comes back on screen (the browser lets go of it when hidden). The choice
    is remembered on this phone. Browsers without the API never show the button. Fetched on
-   demand by live.js: at the first tap (which turned it on), or when this phone asked before. */
+   demand by live.js: at the first tap (which turned it on), or when this phone asked before.
+   The button is a switch: its words stay, aria-pressed says (and static/live.css draws)
+   whether the screen is kept on. */
 (function () {
   "use strict";
   var KEY = "scorekeeper.awake";
   var button = document.getElementById("keep-awake");
+  if (!button || !("wakeLock" in navigator)) return;
   // Why the phone refused, under the button (made here: most phones never need it).
   var hint = Object.assign(document.createElement("p"), { className: "hint", id: "keep-awake-hint", hidden: true });
   button.after(hint);
-  if (!button || !("wakeLock" in navigator)) return;
 
   var lock = null;
   var t = window.ScorekeeperText.t;
@@ -33,7 +35,6 @@
 
   function show(on, message) {
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? t("awake_on", "Screen stays on") : t("awake_off", "Keep the screen on");
     hint.textContent = message || "";
     hint.hidden = !message;
   }

@@ -140,8 +140,6 @@ JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
     "preset_changed": _l("%(preset)s changed: %(settings)s."),
     "preset_unchanged": _l("Nothing changed: the rules already were %(preset)s."),
     # awake.js: keep the screen on.
-    "awake_on": _l("Screen stays on"),
-    "awake_off": _l("Keep the screen on"),
     "awake_refused": _l("This phone would not keep the screen on (battery saver?)."),
     # checker.js and checker_keypad.js: the table checker (its verdicts are the page's own).
     "checker_whole_number": _l("Enter a whole number, like 30."),

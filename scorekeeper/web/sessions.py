@@ -23,7 +23,7 @@ from flask_babel import format_number, gettext, ngettext, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.network import home_network_url, qr_svg
-from scorekeeper.rules import RulesError
+from scorekeeper.rules import RulesError, Standings
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import NotFound, status_for
@@ -105,6 +105,58 @@ def forget_undo() -> None:
 def signed(score: int) -> str:
     """A score as the table shows it: +85, -22, 0."""
     return f"{score:+d}" if score else "0"
+
+
+@bp.app_template_filter("tone")
+def tone(total: int) -> str:
+    """The one colour rule of scores and totals, wherever they show (static/table.css): the
+    class `pos` (the winners' green) above zero, `neg` (the losers' red) below, `zero` (the
+    text's colour) at zero."""
+    return "pos" if total > 0 else "neg" if total < 0 else "zero"
+
+
+#: A place in the standings, shown under each total (six players at most).
+PLACES = (
+    _l("1st"),
+    _l("2nd"),
+    _l("3rd"),
+    _l("4th"),
+    _l("5th"),
+    _l("6th"),
+)
+
+
+@bp.app_template_filter("place")
+def place(number: int) -> str:
+    """A place in the standings in the language's short way: 1st, 2nd (1er, 2e; 1., 2.)."""
+    return str(PLACES[number - 1])
+
+
+@bp.app_template_global()
+def lead_words(table: Standings) -> str:
+    """The lead in words under the table: who leads whom by how much, who are level, and at
+    the end who won by how much (the banner says who share a win)."""
+    lead = table.lead
+    if lead is None or (table.complete and not lead.behind):
+        return ""
+    if not lead.behind:
+        return gettext("%(names)s are level", names=names_list(lead.ahead))
+    if table.complete:
+        return ngettext(
+            "%(name)s won by %(points)s point",
+            "%(name)s won by %(points)s points",
+            lead.by,
+            name=lead.ahead[0],
+            points=format_number(lead.by),
+        )
+    return ngettext(
+        "%(name)s leads %(names)s by %(points)s point",
+        "%(name)s leads %(names)s by %(points)s points",
+        lead.by,
+        name=lead.ahead[0],
+        names=names_list(lead.behind),
+        points=format_number(lead.by),
+    )
 
 
 @bp.app_template_filter("and_list")

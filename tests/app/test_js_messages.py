@@ -216,7 +216,7 @@ def test_the_scripts_use_t() -> None:
     for name in ("round.js", "keypad.js", "clock.js", "checker.js", "live.js", "offline_send.js"):
         assert name in users
     assert {"tile_keys.js", "lists.js"} <= users  # the words the keypads and lists share, once
-    assert {"awake_on", "awake_off"} <= {call.key for call in CALLS if call.path == "awake.js"}
+    assert {"awake_refused"} <= {call.key for call in CALLS if call.path == "awake.js"}
     assert len(CALLS) > 80
 
 

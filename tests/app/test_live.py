@@ -790,7 +790,7 @@ def test_print_stylesheet_hides_the_controls(client: FlaskClient) -> None:
     css = client.get("/static/live.css").get_data(as_text=True).split("@media print {")[1]
     hidden = re.search(r"([^{}]*)\{\s*display: none !important;", css)
     assert hidden
-    for selector in (".site-header", ".actions", "button", "form", "details.more"):
+    for selector in (".site-header", ".actions", "button", "form", "details.more", ".extras"):
         assert selector in hidden[1]
 
 

@@ -73,8 +73,8 @@ const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();
 return Array.from(document.querySelectorAll(css)).map((e) => squeeze(e.textContent));
 """
 
-# Each score table cell's first line: the round's score, before the line break (or the block)
-# under which the running total follows (templates/sessions/_table.html).
+# Each score table cell's first line: the round's score, before the block (a rack's tiles,
+# "dropped") that may follow it (templates/sessions/_table.html).
 FIRST_LINES = """
 const [css] = arguments;
 const squeeze = (s) => (s || "").replace(/\\s+/g, " ").trim();

@@ -62,9 +62,10 @@ def serving(folder: Path, secret: str = "browser-test") -> Iterator[str]:
 
 
 def starting_with(*values: str) -> list[re.Pattern[str]]:
-    """What each cell of a round's row starts with: its score (the running total follows it,
-    after a line break: templates/sessions/_table.html), for `expect(cells).to_have_text`."""
-    return [re.compile(rf"^{re.escape(value)}(?![0-9])") for value in values]
+    """What each cell of a round's row starts with: its score, the cell's one number (a rack
+    typed as tiles, or "dropped", may follow it, never a second number such as a running
+    total: templates/sessions/_table.html), for `expect(cells).to_have_text`."""
+    return [re.compile(rf"^{re.escape(value)}(?![0-9+-])") for value in values]
 
 
 class Thumb:

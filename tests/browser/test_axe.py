@@ -135,6 +135,15 @@ def test_every_page_has_no_serious_violation(
     }
     if exists(session + "/summary"):
         pages["summary"] = session + "/summary"
+    # An evening over: the winner's banner in the winner's seat colour (Di: seat 4, orange).
+    won = api(live_server, "/sessions", {"players": ["Ann", "Bo", "Cy", "Di"], "rounds": 1})
+    api(
+        live_server,
+        f"/sessions/{won['id']}/rounds",
+        {"ending": "went_out", "winner": "Di", "racks": {"Ann": 5, "Bo": 9, "Cy": 30}},
+    )
+    pages["session, won"] = f"{live_server}/sessions/{won['id']}"
+    pages["summary, won"] = f"{live_server}/sessions/{won['id']}/summary"
     if exists(live_server + "/tools/check"):
         pages["table checker"] = f"{live_server}/tools/check?session={evening}"
     failures = []

@@ -387,9 +387,14 @@ def test_keep_the_screen_on_is_remembered(page: Page, live_server: str) -> None:
     button = page.locator("#keep-awake")
     expect(button).to_be_visible()
     expect(button).to_have_attribute("aria-pressed", "false")
+    fill = "el => getComputedStyle(el).backgroundColor"
+    primary = page.locator("#add-round").evaluate(fill)
     button.tap()
+    # A switch: its words stay, aria-pressed says its state (drawn as the switch's knob), and
+    # it stays quiet: never a second button in the primary colour.
     expect(button).to_have_attribute("aria-pressed", "true")
-    expect(button).to_have_text("Screen stays on")
+    expect(button).to_have_text("Keep the screen on")
+    assert button.evaluate(fill) != primary
     page.reload()
     expect(page.locator("#keep-awake")).to_have_attribute("aria-pressed", "true")
     page.locator("#keep-awake").tap()

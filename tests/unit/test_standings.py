@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from scorekeeper.rules import standings
+from scorekeeper.rules.standings import Lead
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 ROUNDS = [
@@ -126,3 +127,30 @@ def test_winners_use_drop_worst_totals() -> None:
     swing = [{"A": 20, "B": -20}, {"A": -100, "B": 100}, {"A": 10, "B": -10}]
     assert standings(["A", "B"], swing, 3).winners == ("B",)
     assert standings(["A", "B"], swing, 3, drop_worst_round=True).totals == {"A": 30, "B": 90}
+
+
+def test_places_shared_by_players_level() -> None:
+    table = standings(["Ann", "Bo", "Cy", "Di"], [{"Ann": 20, "Bo": 20, "Cy": -5, "Di": -35}], 3)
+    assert table.places == {"Ann": 1, "Bo": 1, "Cy": 3, "Di": 4}
+    assert table.lead == Lead(ahead=("Ann", "Bo"), behind=(), by=0)
+
+
+def test_the_lead_over_everyone_in_the_next_place() -> None:
+    table = standings(
+        PLAYERS, [{"Ann": 30, "Bo": -10, "Cy": -10}, {"Ann": -9, "Bo": 0, "Cy": 0}], 3
+    )
+    assert table.places == {"Ann": 1, "Bo": 2, "Cy": 2}
+    assert table.lead == Lead(ahead=("Ann",), behind=("Bo", "Cy"), by=31)
+
+
+def test_the_lead_counts_the_totals_after_the_dropped_rounds() -> None:
+    table = standings(PLAYERS, ROUNDS, 3, drop_worst_round=True)
+    # Totals less each worst round: Ann -15+40, Bo 37+10, Cy -22+20.
+    assert table.places == {"Bo": 1, "Ann": 2, "Cy": 3}
+    assert table.lead == Lead(ahead=("Bo",), behind=("Ann",), by=22)
+
+
+def test_no_places_before_a_round() -> None:
+    table = standings(PLAYERS, [], 3)
+    assert table.places == {}
+    assert table.lead is None

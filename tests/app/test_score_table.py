@@ -1,0 +1,181 @@
+"""The session page's score table, its top and its actions (issue #25, findings 3 to 5): one
+number a cell, the Total row with each player's place and the lead in words (in every
+language), one colour rule for scores and totals, the name and the round on one line, the
+winner's banner first in the winner's seat colour, one primary action at a time."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+API = "/api/v1"
+FOUR = ["Sofie", "Peter", "Anders", "Mormor"]
+
+
+def create(client: FlaskClient, players: list[str] = FOUR, **body: Any) -> int:
+    response = client.post(f"{API}/sessions", json={"players": players, **body})
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+def scores(client: FlaskClient, sid: int, **by_name: int) -> None:
+    response = client.post(
+        f"{API}/sessions/{sid}/rounds",
+        json={"ending": "scores", "scores": by_name, "confirm": True},
+    )
+    assert response.status_code == 201, response.get_json()
+
+
+def page(client: FlaskClient, sid: int, path: str = "", **headers: str) -> str:
+    return client.get(f"/sessions/{sid}{path}", headers=headers).get_data(as_text=True)
+
+
+def cells(html: str) -> list[list[str]]:
+    """Each round's row of the table: its cells as the HTML has them."""
+    body = html.split('<tbody class="neg">')[1].split("</tbody>")[0]
+    return [re.split(r"<td[^>]*>", row)[1:] for row in body.split("<tr>")[1:]]
+
+
+def totals_row(html: str) -> list[tuple[str, str, str]]:
+    """Each total: its cell's class, the total and the place under it."""
+    foot = html.split('<tr class="totals">')[1].split("</tr>")[0]
+    return re.findall(r'<td class="([^"]*)"><b>([^<]+)</b>(?:<small>([^<]+)</small>)?', foot)
+
+
+def test_a_cell_holds_the_round_score_alone(client: FlaskClient) -> None:
+    sid = create(client)
+    scores(client, sid, Sofie=72, Peter=-8, Anders=-41, Mormor=-23)
+    scores(client, sid, Sofie=-30, Peter=47, Anders=-5, Mormor=-12)
+    html = page(client, sid)
+    # The second round's cells: its scores, no running total (-38, +39, -46, -35) after them.
+    assert [cell.strip() for cell in cells(html)[1]] == ["-30", "+47", "-5", "-12"]
+    for total in ("+39", "-46", "-35"):
+        assert total not in html.split("<tfoot>")[0]
+
+
+def level(client: FlaskClient, sid: int) -> None:
+    """Two rounds that leave Sofie and Peter level on +50, Anders -30, Mormor -70."""
+    scores(client, sid, Sofie=60, Peter=-20, Anders=-10, Mormor=-30)
+    scores(client, sid, Sofie=-10, Peter=70, Anders=-20, Mormor=-40)
+
+
+def test_the_total_row_says_each_place_ties_sharing_one(client: FlaskClient) -> None:
+    sid = create(client)
+    level(client, sid)
+    assert totals_row(page(client, sid)) == [
+        ("pos leader", "+50", "1st"),
+        ("pos leader", "+50", "1st"),
+        ("neg", "-30", "3rd"),
+        ("neg", "-70", "4th"),
+    ]
+
+
+def test_the_lead_in_words(client: FlaskClient) -> None:
+    sid = create(client, rounds=3)
+    assert "lead-words" not in page(client, sid)  # no round yet: nobody leads
+    level(client, sid)
+    assert '<p class="lead-words">Sofie and Peter are level</p>' in page(client, sid)
+    scores(client, sid, Sofie=12, Peter=-1, Anders=-5, Mormor=-6)
+    # The evening is over: who won, by how much over the next.
+    assert '<p class="lead-words">Sofie won by 13 points</p>' in page(client, sid)
+    other = create(client)
+    scores(client, other, Sofie=11, Peter=-1, Anders=-1, Mormor=-9)
+    assert '<p class="lead-words">Sofie leads Peter and Anders by 12 points</p>' in page(
+        client, other
+    )
+    scores(client, other, Sofie=-1, Peter=12, Anders=-5, Mormor=-6)
+    # Totals +10, +11, -6, -15: one point, said in the singular.
+    assert '<p class="lead-words">Peter leads Sofie by 1 point</p>' in page(client, other)
+
+
+def test_the_lead_in_words_in_other_languages(client: FlaskClient) -> None:
+    sid = create(client)
+    scores(client, sid, Sofie=22, Peter=-1, Anders=-10, Mormor=-11)
+    for lang, words in (
+        ("da", "Sofie fører med 23 point foran Peter"),
+        ("pl", "Sofie prowadzi przed Peter o 23 punkty"),
+        ("fr", "Sofie devance Peter de 23 points"),
+    ):
+        html = page(client, sid, **{"Accept-Language": lang})
+        assert f'<p class="lead-words">{words}</p>' in html, lang
+    scores(client, sid, Sofie=-20, Peter=-6, Anders=27, Mormor=-1)
+    # Totals +2, -7, +17, -12. Polish counts 15 in the genitive plural: "o 15 punktów".
+    html = page(client, sid, **{"Accept-Language": "pl"})
+    assert '<p class="lead-words">Anders prowadzi przed Sofie o 15 punktów</p>' in html
+
+
+def test_one_colour_rule_for_scores_and_totals(client: FlaskClient) -> None:
+    sid = create(client, rounds=1)
+    scores(client, sid, Sofie=30, Peter=0, Anders=-10, Mormor=-20)
+    html = page(client, sid)
+    # The rounds' body is the losers' ink; a positive score says pos, a zero says zero.
+    row = html.split('<tbody class="neg">')[1].split("</tbody>")[0]
+    assert re.findall(r"<td(?: class=\"(\w+)\")?>([^<]+)", row) == [
+        ("pos", "+30"),
+        ("zero", "0"),
+        ("", "-10"),
+        ("", "-20"),
+    ]
+    assert [cls.split()[0] for cls, _, _ in totals_row(html)] == ["pos", "zero", "neg", "neg"]
+    summary = page(client, sid, "/summary")
+    assert '<strong class="pos">+30</strong>' in summary
+    assert '<strong class="zero">0</strong>' in summary
+    assert '<strong class="neg">-20</strong>' in summary
+
+
+def test_the_top_is_the_name_and_the_round_on_one_line(client: FlaskClient) -> None:
+    sid = create(client, rounds=3)
+    html = page(client, sid)
+    top = html.split('<div class="top">')[1].split("</div>")[0]
+    assert re.search(
+        r'<h1>[^<]+</h1>\s*<strong id="round-of" class="pill">Round 1 of 3</strong>', top
+    )
+    assert "announce" not in html
+
+
+def test_the_winner_banner_comes_first_in_the_winner_seat_colour(client: FlaskClient) -> None:
+    sid = create(client, rounds=1)
+    scores(client, sid, Sofie=-30, Peter=-10, Anders=60, Mormor=-20)
+    html = page(client, sid)
+    live = html.split('id="live"')[1]
+    # Anders sits third: the banner in seat 3's colour, before the name, the rounds played in it.
+    assert live.index('class="announce s3"') < live.index("<h1>")
+    banner = live.split('class="announce s3"')[1].split("</p>")[0]
+    assert "Anders wins!" in banner and "All 1 rounds played" in banner
+    assert 'id="round-of"' in banner and html.count('id="round-of"') == 1
+    # The summary's banner too.
+    assert '<p class="announce s3">' in page(client, sid, "/summary")
+    # A shared win: the banner in no one seat's colour.
+    tied = create(client, rounds=2)
+    level(client, tied)
+    html = page(client, tied)
+    assert 'class="announce"' in html and "Sofie and Peter share the win!" in html
+    assert "lead-words" not in html  # the banner says it
+
+
+def primary_actions(html: str) -> list[str]:
+    """The filled buttons and button-links of the live part and its quiet row: what has no
+    quiet class (secondary, switch) and is not in the quiet row or the Who-went-out picks."""
+    live = html.split('id="live"')[1].split("</main>")[0]
+    live = re.sub(r'<div class="more-actions">.*?</div>', "", live, flags=re.S)
+    live = re.sub(r'<section class="went-out.*?</section>', "", live, flags=re.S)
+    found = re.findall(r'<a class="button[^"]*"[^>]*>([^<]+)</a>', live)
+    found += re.findall(r"<button(?![^>]*class=\"(?:secondary|switch))[^>]*>([^<]+)</button>", live)
+    return found
+
+
+def test_one_primary_action_at_a_time(client: FlaskClient) -> None:
+    sid = create(client, rounds=1)
+    assert primary_actions(page(client, sid)) == ["Add round"]
+    scores(client, sid, Sofie=-30, Peter=-10, Anders=60, Mormor=-20)
+    html = page(client, sid)
+    assert primary_actions(html) == ["New session with the same players"]
+    # The rest in the quiet row: one more round, the summary.
+    quiet = html.split('<div class="more-actions">')[1].split("</div>")[0]
+    assert "Play one more round (2 in all)" in quiet and "Summary to print or share" in quiet
+    # "Keep the screen on" a switch that says its state, not a second button.
+    assert re.search(
+        r'<button type="button" id="keep-awake" class="switch" aria-pressed="false"', html
+    )
