@@ -24,12 +24,7 @@ THEMES = ["light", "dark"]
 # What a screen may still show, each allowance narrow (a selector matched by the element itself
 # or an ancestor, with `closest`; the kind: "cut" for text out of its box, "over" for controls
 # on top of each other) and saying why; keyed by the screen's name in SCREENS.
-ALLOWED: dict[str, list[tuple[str, str]]] = {
-    # At 360 px six players' cells are narrower than their score and running total ("+125" over
-    # "+125", "dropped"): the session table is remade by issue #25 item 3 (one big number per
-    # cell), which has to make this pass; until then its cells may spill by a few pixels.
-    "six-players": [(".scores td", "cut")],
-}
+ALLOWED: dict[str, list[tuple[str, str]]] = {}
 
 # The check, run in the page: tests/browser/layout_check.js.
 CHECK = (Path(__file__).parent / "layout_check.js").read_text()
