@@ -4,7 +4,7 @@ Readable on a 360 px phone (the drawing is 360 units wide and scales to the colu
 player is drawn in their seat's colour (web/seats.py, the table header's), *and* with a dash
 pattern *and* a marker shape of their own, all three repeated in the legend beside the
 player's initials on a tile, as the table header shows them: colour is never the only cue.
-The score table holds the same numbers and is the chart's text alternative.
+The score table (each round's score and the totals) is the chart's text alternative.
 
 It comes in the two themes of static/app.css, `light` and `dark`, each drawn on that theme's
 card (`--card`) with its text (`--fg`, `--muted`), grid (`--border`) and seat colours
@@ -207,7 +207,7 @@ def running_chart(
 
     `standalone` adds the XML namespace, the card as background (its corners rounded as the
     page's cards are) and a heading (session name and date), for the chart.svg file;
-    `described_by` is the id of the table that holds the same numbers, for aria-describedby
+    `described_by` is the id of the score table, for aria-describedby
     on the page; `words` its language; `theme` light or dark (ValueError for another).
     """
     colour = look(theme)

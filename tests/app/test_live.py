@@ -748,7 +748,7 @@ def test_session_page_shows_the_chart_with_the_table_as_its_text(client: FlaskCl
         == "no-cache"
     )
     assert re.search(r'<figcaption[^>]*id="chart-caption"[^>]*>[^<]*<a href="#scores-table">', page)
-    assert "holds the same numbers" in page
+    assert "has each round's score and the totals" in page
     assert 'id="scores-table"' in page
     assert re.search(r'<link rel="stylesheet" href="/static/app\.live\.[0-9a-f]{10}\.css">', page)
 
