@@ -152,6 +152,13 @@ SETTING_LABELS = setting_labels()
 SCORING_SETTINGS = tuple(s.name for s in declared(Settings) if s.scoring)
 TABLE_SETTINGS = tuple(s.name for s in declared(Settings) if not s.scoring)
 BOOLEAN_SETTINGS = tuple(s.name for s in declared(Settings) if s.kind is bool)
+# Typed on the phone's number pad: a whole number that is never negative and not a choice (a
+# pad has no minus sign on every phone: the typo threshold keeps the keyboard).
+NUMBER_PAD_SETTINGS = frozenset(
+    s.name
+    for s in declared(Settings)
+    if s.kind is int and not s.options and s.low is not None and s.low >= 0
+)
 
 
 def _strip(value: object) -> object:

@@ -31,6 +31,7 @@ from scorekeeper.services.sessions import SessionSummary, SessionView
 from scorekeeper.web.chart import WIDTH, ChartWords, chart_height, running_chart
 from scorekeeper.web.forms import (
     ID_DIGITS,
+    NUMBER_PAD_SETTINGS,
     PAGE_DIGITS,
     SCORING_SETTINGS,
     SETTING_LABELS,
@@ -279,6 +280,7 @@ def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
         known_names=sessions.known_player_names(),
         presets=json.dumps({"": sessions.last_rules().to_dict(), **preset_values()}),
         scoring_settings=SCORING_SETTINGS,
+        number_pad_settings=NUMBER_PAD_SETTINGS,
         table_settings=TABLE_SETTINGS,
         more_rules_open=any(form[key].errors for key in TABLE_SETTINGS),
         scoring_open=any(form[key].errors for key in (*SCORING_SETTINGS, *TABLE_SETTINGS)),

@@ -8,6 +8,7 @@ artefacts are built by the same functions from `Settings`, which the last tests 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,6 +26,7 @@ from scorekeeper.services.errors import BadRequest
 from scorekeeper.services.sessions import settings_from_body
 from scorekeeper.web.forms import (
     BOOLEAN_SETTINGS,
+    NUMBER_PAD_SETTINGS,
     SCORING_SETTINGS,
     SETTING_LABELS,
     TABLE_SETTINGS,
@@ -248,3 +250,15 @@ def test_every_word_declared_is_extracted_for_the_translators() -> None:
         words = [setting.label, setting.hint, *(label for _, label in setting.options)]
         for word in filter(None, words):
             assert word in catalogue, (setting.name, word)
+
+
+def test_the_number_pad_is_derived_from_the_declaration(client: Any) -> None:
+    """The new-session page opens the number pad for a whole number that is never negative and
+    not a choice (derived from the declaration, not listed by hand), and only for those."""
+    page = client.get("/sessions/new").get_data(as_text=True)
+    for setting in declared(Settings):
+        tag = re.search(rf'<(?:input|select)[^>]*\bname="{setting.name}"[^>]*>', page)
+        assert tag, setting.name
+        assert ('inputmode="numeric"' in tag[0]) == (setting.name in NUMBER_PAD_SETTINGS)
+    assert "typo_threshold" not in NUMBER_PAD_SETTINGS  # a pad has no minus sign
+    assert {"joker_penalty", "seconds_per_turn", "penalty_tiles"} <= NUMBER_PAD_SETTINGS
