@@ -196,8 +196,9 @@ def sort_tiles(tiles: Iterable[Tile]) -> list[Tile]:
     return sorted(tiles, key=lambda t: (t.colour is None, order.get(t.colour, 9), t.number))
 
 
-def rack_value(tiles: Iterable[Tile], joker_penalty: int = 30) -> int:
-    """What a rack costs its holder: the numbers plus the joker penalty per joker."""
+def rack_value(tiles: Iterable[Tile], joker_penalty: int) -> int:
+    """What a rack costs its holder: the numbers plus the joker penalty per joker (the
+    session's setting: Settings.joker_penalty)."""
     return sum(joker_penalty if t.is_joker else t.number for t in tiles)
 
 

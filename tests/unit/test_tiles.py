@@ -8,6 +8,7 @@ from scorekeeper.rules import (
     JOKER,
     Colour,
     RulesError,
+    Settings,
     Tile,
     check_supply,
     format_tiles,
@@ -25,6 +26,7 @@ from scorekeeper.rules.tiles import (
 )
 
 K, R, B, OR = Colour.BLACK, Colour.RED, Colour.BLUE, Colour.ORANGE
+PENALTY = Settings().joker_penalty
 
 
 # --- parsing: tile notation -------------------------------------------------------------
@@ -245,19 +247,20 @@ def test_sort_tiles_jokers_last() -> None:
 
 def test_rack_value_rules_example() -> None:
     # docs/RULES.md 6: "A rack of 3, 5, 9, 13 is -30."
-    assert rack_value(parse_tiles("r3 b5 k9 o13")) == 30
+    assert rack_value(parse_tiles("r3 b5 k9 o13"), PENALTY) == 30
 
 
 def test_rack_value_joker_penalty_default_and_custom() -> None:
-    assert rack_value(parse_tiles("r7 j")) == 37
-    assert rack_value(parse_tiles("j j")) == 60
+    assert PENALTY == 30  # the printed rules' joker penalty, the setting's default
+    assert rack_value(parse_tiles("r7 j"), PENALTY) == 37
+    assert rack_value(parse_tiles("j j"), PENALTY) == 60
     assert rack_value(parse_tiles("r7 j"), joker_penalty=50) == 57
     assert rack_value(parse_tiles("r7 j"), joker_penalty=0) == 7
-    assert rack_value([]) == 0
+    assert rack_value([], PENALTY) == 0
 
 
 def test_rack_value_cards() -> None:
-    assert rack_value(parse_tiles("hq sK dA c10", "cards")) == 12 + 13 + 1 + 10
+    assert rack_value(parse_tiles("hq sK dA c10", "cards"), PENALTY) == 12 + 13 + 1 + 10
 
 
 # --- supply check ----------------------------------------------------------------------
