@@ -31,6 +31,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from scorekeeper.rules import Settings, declared
 from scorekeeper.web.i18n import babel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -299,22 +300,15 @@ class Findings:
 # --- Driving the app as a family would -----------------------------------------------------
 
 
+def _as_typed(value: object) -> str:
+    """A setting's value as the new-session form sends it (a ticked box sends "y")."""
+    return "" if value is None else "y" if value is True else str(value)
+
+
 def form_of(players: list[str], **changes: str) -> dict[str, str]:
-    form = {
-        "name": SESSION,
-        "rounds": "2",
-        "tile_sets": "1",
-        "min_initial_meld": "30",
-        "jokers_retrievable": "y",
-        "joker_penalty": "30",
-        "seconds_per_turn": "60",
-        "penalty_tiles": "3",
-        "empty_pool": "difference",
-        "winner_bonus": "",
-        "typo_threshold": "-180",
-        "played_with": "tiles",
-        "preset": "standard",
-    }
+    # Every setting at its default, from the declaration (an unticked box sends nothing).
+    form = {s.name: _as_typed(s.default) for s in declared(Settings) if s.default is not False}
+    form.update(name=SESSION, rounds="2", preset="standard", seconds_per_turn="60")
     form.update({f"player_{i}": name for i, name in enumerate(players)})
     form.update(changes)
     return form
