@@ -85,8 +85,9 @@ LOCATION = {
 }
 ETAG = {
     "ETag": {
-        "description": 'The session\'s version as a weak entity tag, `W/"s<id>-v<version>"`: '
-        "send it back as `If-None-Match` to ask whether anything changed.",
+        "description": "The session's weak entity tag, opaque (its parts: docs/API.md, "
+        '"Polling: the session\'s ETag"): send it back whole as `If-None-Match` to ask whether '
+        "anything changed.",
         "schema": {"type": "string"},
     }
 }
