@@ -23,8 +23,16 @@ class BadRequest(RulesError):
     """The request itself is malformed: not JSON, wrong types, numbers out of any range."""
 
 
-class NotFound(RulesError):
-    """An id that names nothing stored."""
+class ServiceError(Exception):
+    """An error of the service layer, not a broken rule: one problem in the rules' shape."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problems = [problem]
+        super().__init__(problem.message)
+
+
+class NotFound(ServiceError):
+    """An id that names nothing stored: web/errors.py answers it with a 404."""
 
 
 def bad_request(template: str, field: str | None = None, **params: object) -> BadRequest:
@@ -54,8 +62,6 @@ def status_for(error: RulesError) -> int:
     """The HTTP status docs/DESIGN.md 3 gives each kind of error."""
     if isinstance(error, BadRequest):
         return 400
-    if isinstance(error, NotFound):
-        return 404
     if error.code in CONFLICT_CODES:
         return 409
     return 422

@@ -6,18 +6,18 @@ server sets the session's clock and answers who starts, which also works without
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 from flask_babel import format_number, gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.turns import StartDraw, turn_order, who_starts
 from scorekeeper.services import sessions
-from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import SessionView
+from scorekeeper.services.errors import status_for
+from scorekeeper.services.sessions import SessionView, get_session
 from scorekeeper.web.forms import DrawForm, SecondsForm, add_error, draw_form
 from scorekeeper.web.messages import translate
-from scorekeeper.web.sessions import and_list, forget_undo, session_or_404
+from scorekeeper.web.sessions import and_list, forget_undo
 
 bp = Blueprint("clock", __name__, url_prefix="/sessions/<int:session_id>/clock")
 
@@ -28,20 +28,18 @@ SECONDS_CHOICES = (30, 60, 120)
 @bp.get("")
 def show(session_id: int) -> str:
     """The clock when the session has one; otherwise the choice of seconds to turn it on."""
-    view = session_or_404(session_id)
+    view = get_session(session_id)
     return _clock_page(view, SecondsForm(formdata=None), draw_form(view.players, formdata=None))
 
 
 @bp.post("/seconds")
 def set_seconds(session_id: int) -> Response | tuple[str, int]:
     """Set the session's Seconds per turn (a preset button or the number typed)."""
-    view = session_or_404(session_id)
+    view = get_session(session_id)
     form = SecondsForm()
     if form.validate() and (seconds := form.value()) is not None:
         try:
             view = sessions.set_seconds_per_turn(session_id, seconds)
-        except NotFound:
-            abort(404)
         except RulesError as error:
             for problem in error.problems:
                 add_error(form.seconds, translate(problem))
@@ -62,7 +60,7 @@ def set_seconds(session_id: int) -> Response | tuple[str, int]:
 @bp.post("/start")
 def start(session_id: int) -> str | tuple[str, int]:
     """Who starts: the highest tile drawn; a tie for the highest draws again."""
-    view = session_or_404(session_id)
+    view = get_session(session_id)
     form = draw_form(view.players)
     if not form.validate():
         return _clock_page(view, SecondsForm(formdata=None), form), 422

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from flask import Flask, Response, render_template, request
+from werkzeug import exceptions
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from scorekeeper.extensions import db
+from scorekeeper.services.errors import NotFound
 from scorekeeper.web.hosts import bad_host_response, is_bad_host
+from scorekeeper.web.messages import problem_dict
 from scorekeeper.web.responses import errors_response
 from scorekeeper.web.text import lazy_text as _l
 
@@ -36,7 +39,8 @@ def _wants_json() -> bool:
 
 
 def register_error_handlers(app: Flask) -> None:
-    """404, 405, 413 and 500 as pages, or as JSON under /api/; a 500 rolls the session back."""
+    """404, 405, 413 and 500 as pages, or as JSON under /api/; a 500 rolls the session back.
+    A service's NotFound is the one way to a 404 for a missing session, round, seat or player."""
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response | tuple[str, int, list[tuple[str, str]]]:
@@ -53,6 +57,13 @@ def register_error_handlers(app: Flask) -> None:
             return response
         page = render_template("errors/error.html", error=error, description=description(error))
         return page, status, headers
+
+    @app.errorhandler(NotFound)
+    def not_found(error: NotFound) -> Response | tuple[str, int, list[tuple[str, str]]]:
+        if not _wants_json():
+            return http_error(exceptions.NotFound())
+        db.session.rollback()
+        return errors_response([problem_dict(p) for p in error.problems], 404)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response | tuple[str, int]:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, request, stream_with_context
+from flask import Blueprint, Response, request, stream_with_context
 from flask_babel import gettext, pgettext
 
 from scorekeeper.services import export
-from scorekeeper.services.errors import NotFound
 from scorekeeper.services.sessions import get_session
 from scorekeeper.web.i18n import current_locale
 
@@ -72,10 +71,7 @@ def _as_attachment(response: Response, filename: str, unicode_filename: str | No
 @bp.get("/sessions/<int:session_id>/export.csv")
 def session_csv(session_id: int) -> Response:
     """One session's table as a spreadsheet file."""
-    try:
-        view = get_session(session_id)
-    except NotFound:
-        abort(404)
+    view = get_session(session_id)
     response = Response(export.session_csv(view, table_labels()), content_type=CSV_TYPE)
     _as_attachment(
         response,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, render_template, request
 
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import stats
-from scorekeeper.services.errors import NotFound, status_for
+from scorekeeper.services.errors import status_for
 from scorekeeper.services.stats import Period
 from scorekeeper.web.forms import PAGE_DIGITS
 from scorekeeper.web.messages import translate
@@ -52,22 +52,19 @@ def show(player_id: int) -> str | tuple[str, int]:
     worst round, streak, head-to-head, and their sessions a page at a time (`?page=2`), the
     newest first."""
     period = _period()
-    try:
-        if isinstance(period, RulesError):
-            name, seat = stats.player_identity(player_id)
-            page = render_template(
-                "players/show.html",
-                player_id=player_id,
-                name=name,
-                mark=player_mark(name, seat),
-                player=None,
-                **_filter(period),
-            )
-            return page, status_for(period)
-        number = whole_number(request.args.get("page"), PAGE_DIGITS) or 1
-        player = stats.get_player_stats(player_id, period, number)
-    except NotFound:
-        abort(404)
+    if isinstance(period, RulesError):
+        name, seat = stats.player_identity(player_id)
+        page = render_template(
+            "players/show.html",
+            player_id=player_id,
+            name=name,
+            mark=player_mark(name, seat),
+            player=None,
+            **_filter(period),
+        )
+        return page, status_for(period)
+    number = whole_number(request.args.get("page"), PAGE_DIGITS) or 1
+    player = stats.get_player_stats(player_id, period, number)
     return render_template(
         "players/show.html",
         player_id=player.id,

@@ -12,8 +12,14 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.rules import Problem, RulesError
 from scorekeeper.services import rounds
-from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import RoundView, SessionView, get_session, seating
+from scorekeeper.services.errors import status_for
+from scorekeeper.services.sessions import (
+    RoundView,
+    SessionView,
+    get_session,
+    seating,
+    session_stamp,
+)
 from scorekeeper.web.forms import (
     ENDING_CHOICES,
     DeleteRoundForm,
@@ -29,8 +35,6 @@ from scorekeeper.web.sessions import (
     live_part,
     pending_undo,
     remember_undo,
-    session_or_404,
-    stamp_or_404,
 )
 from scorekeeper.web.text import lazy_text as _l
 
@@ -81,7 +85,7 @@ def _round_or_404(view: SessionView, number: int) -> RoundView:
 def new(session_id: int) -> str | Response | tuple[str, int]:
     """Record the next round: who went out, the pool ran out, or scores as on paper."""
     if request.method == "GET":
-        view = session_or_404(session_id)
+        view = get_session(session_id)
         if view.complete:
             flash(
                 gettext(
@@ -111,18 +115,14 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
         return written
 
     # A save reads the session itself: before it, only the seats (for the form's fields).
-    try:
-        players = seating(session_id)
-    except NotFound:
-        abort(404)
-    return _record(session_id, round_form(players), save, None)
+    return _record(session_id, round_form(seating(session_id)), save, None)
 
 
 @bp.route("/rounds/<int:number>/edit", methods=["GET", "POST"])
 @no_store
 def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Change a round: the same form, filled with what was typed; scores are derived again."""
-    view = session_or_404(session_id)
+    view = get_session(session_id)
     # A Save from a page left open names its round by version: that round may have moved to
     # another number or gone (the service then says stale_round), so only a GET needs it here.
     stored = next((r for r in view.rounds if r.number == number), None)
@@ -161,12 +161,10 @@ def _record(
     """Save the round, or show the form again with every typed value and the problems (beside
     `view`, the session as read before the save, else as it is then)."""
     if not form.validate():
-        return _round_page(view or session_or_404(session_id), form, number=number), 422
+        return _round_page(view or get_session(session_id), form, number=number), 422
     body = form.to_body()
     try:
         written = save(body)
-    except NotFound:
-        abort(404)
     except RulesError as error:
         if error.code in TABLE_MOVED or any(p.field == "number" for p in error.problems):
             # Keep what was typed on screen, beside the table as it is now; a second Save,
@@ -183,7 +181,7 @@ def _record(
             else:
                 number = _number_now(view, number, error, form)
         elif view is None:
-            view = session_or_404(session_id)
+            view = get_session(session_id)
         general = form.show_problems(error.problems, body, view.settings.played_with)
         if error.code == "key_reused":  # the key is the form's own business: say it plainly
             used = error.problems[0].params.get("number", 0)
@@ -284,7 +282,7 @@ def _round_page(
 def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Ask first; after the delete the session page offers an Undo. The page carries the
     version of the round it shows: a delete from a page left open removes that round or none."""
-    view = session_or_404(session_id)
+    view = get_session(session_id)
     form = DeleteRoundForm()
     if request.method == "GET" or not form.validate_on_submit():
         stored = _round_or_404(view, number)
@@ -292,8 +290,6 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
         return render_template("rounds/delete.html", view=view, round=stored, form=form)
     try:
         deleted = rounds.delete_round(session_id, number, form.round_version())
-    except NotFound:
-        abort(404)
     except RulesError as error:  # stale_round: show the round as it is now, and ask again
         current = get_session(session_id)
         shown = stale_round(current, number, error)
@@ -326,7 +322,7 @@ TOO_LATE = {
 def restore(session_id: int) -> Response:
     """Undo this phone's last add, edit or delete of a round, unless the table changed since
     (on any phone): the table is then exactly as it was before that action."""
-    undo = pending_undo(stamp_or_404(session_id))
+    undo = pending_undo(session_stamp(session_id))
     kind = str((undo or session.get(UNDO_KEY) or {}).get("kind", "delete"))
     forget_undo()
     if undo is None:
@@ -335,8 +331,6 @@ def restore(session_id: int) -> Response:
     number = int(undo["number"])
     try:
         rounds.undo_change(session_id, kind, number, undo.get("body"), int(undo["version"]))
-    except NotFound:
-        abort(404)
     except RulesError as error:
         late = TOO_LATE.get(kind) if error.code == "stale_undo" else None
         message = str(late) if late is not None else None

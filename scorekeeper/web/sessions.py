@@ -60,14 +60,6 @@ UNDO_KEY = "undo"
 MAX_UNDO_BODY = 1500
 
 
-def session_or_404(session_id: int) -> SessionView:
-    """The session's table, or the 404 page."""
-    try:
-        return sessions.get_session(session_id)
-    except NotFound:
-        abort(404)
-
-
 def remember_undo(
     kind: str, stamp: sessions.Stamp, number: int, body: dict[str, Any] | None = None
 ) -> None:
@@ -290,24 +282,18 @@ def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
 @bp.get("/sessions/<int:session_id>")
 def show(session_id: int) -> str:
     """The score table of the evening, kept live on every phone by static/live.js."""
-    stamp = stamp_or_404(session_id)
-    return render_template("sessions/show.html", **_live_context(session_or_404(session_id), stamp))
-
-
-def stamp_or_404(session_id: int) -> sessions.Stamp:
-    """The session's stamp (read before the session itself: a round saved in between gives the
-    page a newer table under an older tag, which the next poll fetches again)."""
-    try:
-        return sessions.session_stamp(session_id)
-    except NotFound:
-        abort(404)
+    # The stamp first: a round saved in between gives a newer table under an older tag, which
+    # the next poll fetches again.
+    stamp = sessions.session_stamp(session_id)
+    view = sessions.get_session(session_id)
+    return render_template("sessions/show.html", **_live_context(view, stamp))
 
 
 @bp.get("/sessions/<int:session_id>/details")
 @no_store
 def details(session_id: int) -> str:
     """The notes, renaming a player and the rules: linked from the session page."""
-    return _details_page(session_or_404(session_id))
+    return _details_page(sessions.get_session(session_id))
 
 
 def _details_page(
@@ -371,10 +357,10 @@ def live_table(session_id: int) -> Response:
     """The live part of the session page alone, polled by static/live.js with the ETag it was
     drawn with: a bodiless 304 while nothing changed (one small statement), else the part as
     the server draws it, which the script swaps in (the server draws, the script only swaps)."""
-    stamp = stamp_or_404(session_id)
+    stamp = sessions.session_stamp(session_id)
 
     def draw() -> str:
-        view = session_or_404(session_id)
+        view = sessions.get_session(session_id)
         return render_template("sessions/_live.html", **_live_context(view, stamp))
 
     return conditional(stamp, "table", draw)
@@ -390,12 +376,10 @@ def notes(session_id: int) -> Response | tuple[str, int]:
         abort(400)
     try:
         view = sessions.save_notes(session_id, form.notes.data or "", form.notes_seen.data or None)
-    except NotFound:
-        abort(404)
     except RulesError as error:
         for problem in error.problems:
             add_error(form.notes, translate(problem))
-        current = session_or_404(session_id)
+        current = sessions.get_session(session_id)
         page = _details_page(current, notes_form=form, stored_notes=error.code == "stale_notes")
         return page, status_for(error)
     forget_undo()
@@ -406,8 +390,8 @@ def notes(session_id: int) -> Response | tuple[str, int]:
 @bp.get("/sessions/<int:session_id>/summary")
 def summary(session_id: int) -> str:
     """The evening at a glance: winners, totals, the chart and the table; prints on a page."""
-    stamp = stamp_or_404(session_id)
-    view = session_or_404(session_id)
+    stamp = sessions.session_stamp(session_id)
+    view = sessions.get_session(session_id)
     table = view.standings
     ranking = sorted(view.players, key=lambda p: (-table.totals[p], view.players.index(p)))
     return render_template(
@@ -428,8 +412,8 @@ def chart_svg(session_id: int) -> Response:
     theme = request.args.get("theme", "light")
     if theme not in THEMES:
         abort(400)
-    stamp = stamp_or_404(session_id)
-    view = session_or_404(session_id)
+    stamp = sessions.session_stamp(session_id)
+    view = sessions.get_session(session_id)
     chart = running_chart(view, standalone=True, words=chart_words(), theme=theme)
     response = make_response(str(chart))
     response.mimetype = "image/svg+xml"
@@ -468,7 +452,7 @@ def chart_words() -> ChartWords:
 def qr_code(session_id: int) -> Response:
     """The QR code of the session page's address as the other phones on the Wi-Fi reach it
     (this machine's home-network address, even when this page was opened as localhost)."""
-    stamp_or_404(session_id)
+    sessions.session_stamp(session_id)
     url = home_network_url(url_for("sessions.show", session_id=session_id, _external=True))
     response = make_response(qr_svg(url, gettext("QR code of %(address)s", address=url)))
     response.mimetype = "image/svg+xml"
@@ -497,8 +481,6 @@ def extend(session_id: int) -> Response:
     version = int(seen) if seen.isascii() and seen.isdigit() and len(seen) < 13 else None
     try:
         view = sessions.extend_session(session_id, 1, version)
-    except NotFound:
-        abort(404)
     except RulesError as error:
         for problem in error.problems:
             flash(translate(problem), "error")
@@ -536,12 +518,10 @@ def rename(session_id: int, position: int) -> Response | tuple[str, int]:
 def _rename(session_id: int, position: int, form: RenameForm) -> Response | tuple[str, int]:
     try:
         view = sessions.rename_player(session_id, position, form.name.data or "")
-    except NotFound:
-        abort(404)
     except RulesError as error:
         for problem in error.problems:
             add_error(form.name, translate(problem))
-        view = session_or_404(session_id)
+        view = sessions.get_session(session_id)
         if not 0 <= position < len(view.players):
             abort(404)
         return _details_page(view, form), status_for(error)

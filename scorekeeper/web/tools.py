@@ -20,10 +20,9 @@ from wtforms import Form, HiddenField, StringField, TextAreaField
 from scorekeeper.rules import RulesError, Settings
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import tools
-from scorekeeper.services.sessions import SessionView
+from scorekeeper.services.sessions import SessionView, get_session
 from scorekeeper.web.forms import ID_DIGITS, add_error, add_settings
 from scorekeeper.web.messages import rules_text, translate
-from scorekeeper.web.sessions import session_or_404
 from scorekeeper.web.text import lazy_text as _l
 
 bp = Blueprint("tools", __name__, url_prefix="/tools")
@@ -155,7 +154,7 @@ def _context() -> tuple[SessionView | None, RulesForm | None]:
         session_id = whole_number(request.args.get("session"), ID_DIGITS)
         if session_id is None or session_id < 1:
             abort(404)
-        return session_or_404(session_id), None
+        return get_session(session_id), None
     return None, RulesForm(request.args if "rules" in request.args else None)
 
 

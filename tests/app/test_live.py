@@ -19,6 +19,7 @@ from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
 from scorekeeper.services import rounds, sessions
 from scorekeeper.services.documents import session_document
+from scorekeeper.services.errors import NotFound
 from scorekeeper.web.chart import DASHES, running_chart
 from scorekeeper.web.seats import colours, marks, palette
 
@@ -174,7 +175,7 @@ def test_session_version_service_reads_the_version(app: Flask, client: FlaskClie
     add(client, sid, WENT_OUT)
     with app.app_context():
         assert sessions.session_version(sid) == sessions.get_session(sid).version == 2
-        with pytest.raises(RulesError):
+        with pytest.raises(NotFound):
             sessions.session_version(sid + 1)
 
 
