@@ -16,3 +16,14 @@ DEFAULT_RULES = {
     "typo_threshold": -180,
     "played_with": "tiles",
 }
+
+
+# Six players with long names, the longest past any one line of the chart's legend.
+SIX_LONG_NAMES = [
+    "Bedstemor Ingrid",
+    "Onkel Frederik",
+    "Christoffer",
+    "Marianne",
+    "Johanne",
+    "Oldemor Margrethe Vilhelmine Andersen",
+]

@@ -5,18 +5,12 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from contract import SIX_LONG_NAMES
 from flask.testing import FlaskClient
 
 SVG = "{http://www.w3.org/2000/svg}"
 API = "/api/v1"
-SIX = [
-    "Bedstemor Ingrid",
-    "Onkel Frederik",
-    "Christoffer",
-    "Marianne",
-    "Johanne",
-    "Oldemor Margrethe Vilhelmine Andersen",
-]
+SIX = SIX_LONG_NAMES
 
 
 def _six_long_names(client: FlaskClient) -> int:

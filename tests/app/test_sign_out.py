@@ -93,15 +93,21 @@ def test_signing_out_one_phone_leaves_the_others_signed_in(app: Flask, locked: F
     assert signed_in(other)
 
 
-def test_an_unremembered_cookie_is_refused_after_the_short_limit(
-    app: Flask, locked: FlaskClient
-) -> None:
-    sign_in(locked, remember=False)
-    cookie = locked.get_cookie(COOKIE)
+def unremembered_claims(app: Flask, phone: FlaskClient) -> access.CookieClaims:
+    """Sign `phone` in without "Remember this phone" and read what its cookie says."""
+    sign_in(phone, remember=False)
+    cookie = phone.get_cookie(COOKIE)
     assert cookie is not None
     with app.test_request_context():
         claims = access.read_cookie(cookie.value)
     assert claims is not None
+    return claims
+
+
+def test_an_unremembered_cookie_is_refused_after_the_short_limit(
+    app: Flask, locked: FlaskClient
+) -> None:
+    claims = unremembered_claims(app, locked)
     limit = Defaults.ACCESS_COOKIE_UNREMEMBERED_MAX_AGE
     assert limit == 12 * HOUR
     payload = {"remember": False, "id": claims.token_id}
@@ -119,12 +125,7 @@ def test_an_unremembered_cookie_is_refused_after_the_short_limit(
 def test_an_unremembered_cookie_is_renewed_while_the_phone_is_used(
     app: Flask, locked: FlaskClient
 ) -> None:
-    sign_in(locked, remember=False)
-    cookie = locked.get_cookie(COOKIE)
-    assert cookie is not None
-    with app.test_request_context():
-        claims = access.read_cookie(cookie.value)
-    assert claims is not None
+    claims = unremembered_claims(app, locked)
     old = signed_at(app, {"remember": False, "id": claims.token_id}, 2 * HOUR)
     phone = with_cookie(app, old)
     response = phone.get("/")

@@ -3,17 +3,11 @@ players, and the chart's legend within the chart with six long names."""
 
 from __future__ import annotations
 
+from contract import SIX_LONG_NAMES
 from phone import PHONE, api
 from playwright.sync_api import Page, expect
 
-SIX = [
-    "Bedstemor Ingrid",
-    "Onkel Frederik",
-    "Christoffer",
-    "Marianne",
-    "Johanne",
-    "Oldemor Margrethe Vilhelmine Andersen",
-]
+SIX = SIX_LONG_NAMES
 
 
 def test_start_is_within_one_screen_of_the_last_name(page: Page, live_server: str) -> None:
