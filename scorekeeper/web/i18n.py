@@ -14,7 +14,6 @@ from flask import Blueprint, Flask, Response, current_app, has_request_context, 
 from flask_babel import Babel, format_date, format_decimal, get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.web.text import for_script
 from scorekeeper.web.urls import safe_next
 
 TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
@@ -52,7 +51,6 @@ def init_app(app: Flask) -> None:
         current_locale=current_locale,
         format_date=format_date,
         format_decimal=format_decimal,
-        js_messages=js_messages,
         language_next=language_next,
         default_session_name=default_session_name,
     )
@@ -137,13 +135,6 @@ def number(value: float | int, fraction_digits: int | None = None, signed: bool 
     if signed and value >= 0:
         return "+" + text
     return text
-
-
-def js_messages() -> dict[str, str | dict[str, str]]:
-    """The strings the scripts show, in this page's language (see translations/README.md)."""
-    from scorekeeper.web.js_messages import JS_MESSAGES
-
-    return {key: for_script(message) for key, message in JS_MESSAGES.items()}
 
 
 def _vary_by_language(response: Response) -> Response:
