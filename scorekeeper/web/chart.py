@@ -1,5 +1,8 @@
 """The running totals as an SVG line chart drawn on the server: no chart library, no script.
 
+With drop-worst on, the lines are the running totals without each player's dropped round
+(`Standings.counted`), so they end at the Total; the dropped round's point is ringed.
+
 Readable on a 360 px phone (the drawing is 360 units wide and scales to the column). Each
 player is drawn in their seat's colour (web/seats.py, the table header's), *and* with a dash
 pattern *and* a marker shape of their own, all three repeated in the legend beside the
@@ -17,7 +20,7 @@ they are in (templates/sessions/_table.html, static/live.css) and print the ligh
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -40,6 +43,7 @@ FONT = "system-ui, sans-serif"
 LEGEND_LINE = 15
 LEGEND_LINE_HEIGHT = 14
 
+RING = 8  # the radius of the ring round a dropped round's point, clear of the markers
 DASHES = ("", "8 4", "2 3", "9 3 2 3", "14 4", "2 3 2 3 7 3")
 MARKER_NAMES = ("circle", "square", "triangle", "diamond", "cross", "down-triangle")
 
@@ -213,7 +217,8 @@ def running_chart(
     colour = look(theme)
     players = view.players
     seated = marks(players)
-    running = view.standings.running
+    table = view.standings
+    running = table.counted  # without the dropped rounds: the lines end at the Total
     rounds = len(running)
     top = TOP + (HEADING if standalone else 0)
     height = chart_height(players, standalone)
@@ -269,6 +274,7 @@ def running_chart(
     step = max(1, math.ceil(rounds / 12))  # markers every `step` rounds, and on the last
     for index, mark in enumerate(seated):
         parts.append(_series(index, mark, colour, running, x_at, y_at, step))
+        parts.append(_dropped_ring(index, mark, colour, running, table.dropped, x_at, y_at))
     parts.append(_legend(seated, colour, top + PLOT_HEIGHT + AXIS_HEIGHT))
     if not rounds:
         parts.append(
@@ -347,6 +353,29 @@ def _series(
         'stroke-linejoin="round" stroke-linecap="round"/>'
         f'<path d="{markers}" class="markers"{_marker_paint(slot)}/>'
         "</g>"
+    )
+
+
+def _dropped_ring(
+    index: int,
+    mark: Mark,
+    colour: Look,
+    running: Sequence[dict[str, int]],
+    dropped: Mapping[str, int | None],
+    x_at: Callable[[int], float],
+    y_at: Callable[[int], float],
+) -> str:
+    """A ring, in the player's colour, round the point of the round dropped from their total
+    (where their line stays level); nothing when none is dropped."""
+    number = dropped.get(mark.name)
+    if not number:
+        return ""
+    paint = colour.seats[mark.seat - 1]
+    x, y = x_at(number), y_at(running[number - 1][mark.name])
+    return (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RING}" fill="none" stroke="{paint}" '
+        f'stroke-width="2" class="dropped-ring series-{index % len(DASHES)}" '
+        f'data-player="{escape(mark.name)}" data-round="{number}"/>'
     )
 
 
