@@ -26,6 +26,7 @@ from datetime import date
 
 from markupsafe import Markup, escape
 
+from scorekeeper.services.documents import english_title
 from scorekeeper.services.sessions import SessionView
 from scorekeeper.web.seats import THEMES, Mark, colours, marks, palette
 
@@ -144,11 +145,13 @@ def _english_day(day: date) -> str:
 class ChartWords:
     """The chart's words, dates and numbers in one language: English here; the web layer gives
     the request's (web/sessions.py, `chart_words`). `title(name)`, `subtitle(day)`,
-    `described(rounds, after)`: the description with the totals after the last round."""
+    `described(rounds, after)`: the description with the totals after the last round;
+    `session(name, day)` the session's name, its day for one made without a name."""
 
     signed: Callable[[int], str] = _english_signed
     day: Callable[[date], str] = _english_day
     title: Callable[[str], str] = lambda name: f"Running totals · {name}"
+    session: Callable[[str, date], str] = english_title
     subtitle: Callable[[str], str] = lambda day: f"{day} · running totals"
     described: Callable[[int, str], str] = lambda rounds, after: (
         f"Running totals after each of {rounds} rounds; after round {rounds}: {after}."
@@ -236,6 +239,7 @@ def running_chart(
     def y_at(value: int) -> float:
         return top + PLOT_HEIGHT * (high - value) / (high - low)
 
+    name = words.session(view.name, view.played_on)
     title_id = f"chart-title-{view.id}"
     desc_id = f"chart-desc-{view.id}"
     last = running[-1] if running else dict.fromkeys(players, 0)
@@ -259,7 +263,7 @@ def running_chart(
         attributes.append(f'aria-describedby="{escape(described_by)}"')
     parts = [
         f"<svg {' '.join(attributes)}>",
-        f'<title id="{title_id}">{escape(words.title(view.name))}</title>',
+        f'<title id="{title_id}">{escape(words.title(name))}</title>',
         f'<desc id="{desc_id}">{escape(description)}</desc>',
     ]
     if standalone:
@@ -267,7 +271,7 @@ def running_chart(
         parts += [
             f'<rect width="{WIDTH}" height="{height}" rx="{CORNER}" fill="{colour.card}"/>',
             f'<text x="{LEFT}" y="24" font-size="16" font-weight="700" fill="{colour.text}">'
-            f"{escape(_short_title(view.name))}</text>",
+            f"{escape(_short_title(name))}</text>",
             f'<text x="{LEFT}" y="42" fill="{colour.quiet}">{escape(subtitle)}</text>',
         ]
     parts.append(_grid(ticks, x_at, y_at, rounds, top, colour, words))
