@@ -157,7 +157,7 @@ def lead_words(table: Standings) -> str:
 @bp.app_template_global()
 def told_apart(found: Sequence[SessionSummary]) -> dict[int, str]:
     """For sessions of one day that look alike (one name, or none), when each was started:
-    "started 19:30", and "started 19:30 (2)" for the second of one minute."""
+    "Started 19:30", and "Started 19:30 (2)" for the second of one minute."""
     alike: dict[tuple[str, date], list[SessionSummary]] = {}
     for summary in found:
         alike.setdefault((summary.name, summary.played_on), []).append(summary)
@@ -172,9 +172,9 @@ def told_apart(found: Sequence[SessionSummary]) -> dict[int, str]:
             time = times[summary.id]
             seen[time] += 1
             if per_minute[time] > 1:
-                words[summary.id] = gettext("started %(time)s (%(n)s)", time=time, n=seen[time])
+                words[summary.id] = gettext("Started %(time)s (%(n)s)", time=time, n=seen[time])
             else:
-                words[summary.id] = gettext("started %(time)s", time=time)
+                words[summary.id] = gettext("Started %(time)s", time=time)
     return words
 
 

@@ -320,8 +320,8 @@ def test_two_sessions_of_one_day_are_told_apart_on_the_home_page(
         db.session.commit()
     home = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     cards = [_card(home, i) for i in ids]
-    assert f"started {_local(18, 5)}</small>" in cards[0]
-    assert f"started {_local(19, 30)} (1)</small>" in cards[1]  # one minute: counted
-    assert f"started {_local(19, 30)} (2)</small>" in cards[2]
+    assert f"Started {_local(18, 5)}</span>" in cards[0]
+    assert f"Started {_local(19, 30)} (1)</span>" in cards[1]  # one minute: counted
+    assert f"Started {_local(19, 30)} (2)</span>" in cards[2]
     assert "Tuesday 1 December" in cards[0]
-    assert "started" not in _card(home, named)  # one of its name that day: nothing to add
+    assert "Started" not in _card(home, named)  # one of its name that day: nothing to add

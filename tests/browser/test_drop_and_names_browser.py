@@ -117,7 +117,7 @@ def test_an_english_phone_reads_a_danish_made_session_in_english(
     for card in cards:
         expect(card.locator(".card-title")).to_contain_text(in_english)
         expect(card.locator(".card-when")).to_have_text(
-            re.compile(r"^started \d\d:\d\d( \([12]\))?$")
+            re.compile(r"^Started \d\d:\d\d( \([12]\))?$")
         )
     assert cards[0].locator(".card-when").text_content() != (
         cards[1].locator(".card-when").text_content()
