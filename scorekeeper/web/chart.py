@@ -45,6 +45,7 @@ LEGEND_LINE = 15
 LEGEND_LINE_HEIGHT = 14
 
 RING = 8  # the radius of the ring round a dropped round's point, clear of the markers
+RING_STEP = 4  # how much wider each further ring round (about) the same point is
 DASHES = ("", "8 4", "2 3", "9 3 2 3", "14 4", "2 3 2 3 7 3")
 MARKER_NAMES = ("circle", "square", "triangle", "diamond", "cross", "down-triangle")
 
@@ -278,7 +279,9 @@ def running_chart(
     step = max(1, math.ceil(rounds / 12))  # markers every `step` rounds, and on the last
     for index, mark in enumerate(seated):
         parts.append(_series(index, mark, colour, running, x_at, y_at, step))
-        parts.append(_dropped_ring(index, mark, colour, running, table.dropped, x_at, y_at))
+    rings: list[tuple[float, float]] = []  # the centres drawn so far; over every line
+    for index, mark in enumerate(seated):
+        parts.append(_dropped_ring(index, mark, colour, running, table.dropped, x_at, y_at, rings))
     parts.append(_legend(seated, colour, top + PLOT_HEIGHT + AXIS_HEIGHT))
     if not rounds:
         parts.append(
@@ -368,16 +371,21 @@ def _dropped_ring(
     dropped: Mapping[str, int | None],
     x_at: Callable[[int], float],
     y_at: Callable[[int], float],
+    rings: list[tuple[float, float]],
 ) -> str:
     """A ring, in the player's colour, round the point of the round dropped from their total
-    (where their line stays level); nothing when none is dropped."""
+    (where their line stays level); nothing when none is dropped. A ring on or next to one
+    drawn before (`rings`, which it joins) is drawn wider round it, so each shows."""
     number = dropped.get(mark.name)
     if not number:
         return ""
     paint = colour.seats[mark.seat - 1]
     x, y = x_at(number), y_at(running[number - 1][mark.name])
+    near = sum(math.hypot(x - a, y - b) < RING for a, b in rings)
+    rings.append((x, y))
     return (
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RING}" fill="none" stroke="{paint}" '
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RING + RING_STEP * near}" fill="none" '
+        f'stroke="{paint}" '
         f'stroke-width="2" class="dropped-ring series-{index % len(DASHES)}" '
         f'data-player="{escape(mark.name)}" data-round="{number}"/>'
     )

@@ -219,6 +219,10 @@ def test_the_chart_ends_at_the_total_and_rings_each_dropped_round(client: FlaskC
         svg,
     )
     assert sorted(rings) == [("Anders", "1"), ("Mormor", "3"), ("Peter", "1"), ("Sofie", "2")]
+    # Peter's and Anders' rings both sit on 0 after round 1: the second is drawn round the first
+    first = re.findall(r'r="(\d+)" [^>]*data-player="(\w+)" data-round="1"', svg)
+    assert sorted(r for r, _ in first) == ["12", "8"]
+    assert {player for _, player in first} == {"Peter", "Anders"}
     # Sofie's line stays level over her dropped round: +72 after round 1 and round 2
     sofie = re.search(r'data-player="Sofie"[^>]*><polyline points="([^"]+)"', svg)
     assert sofie is not None
