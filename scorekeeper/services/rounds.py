@@ -293,9 +293,11 @@ def _stored(gs: GameSession, scored: ScoredRound, number: int, key: str | None) 
 
 
 def _insert_entries(rnd: StoredRound) -> None:
-    """Store a round's entries, in one statement."""
+    """Store a round's entries, in one statement (render_nulls: a winner's entry without a
+    rack goes in the same statement as the others)."""
     db.session.execute(
-        Entry.__table__.insert(), [{"round_id": rnd.id, **vars(entry)} for entry in rnd.entries]
+        sa.insert(Entry).execution_options(render_nulls=True),
+        [{"round_id": rnd.id, **vars(entry)} for entry in rnd.entries],
     )
 
 
