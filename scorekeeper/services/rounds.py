@@ -42,6 +42,10 @@ from scorekeeper.services.sessions import (
 )
 
 R = TypeVar("R", Round, StoredRound)
+# The tables a write of rounds changes with statements of its own (Core: no ORM bookkeeping,
+# no flush, for rows it holds as StoredRound).
+ROUNDS = db.metadata.tables["rounds"]
+ENTRIES = db.metadata.tables["entries"]
 
 # No entry of a real game comes near this; it keeps every number inside a database integer.
 LARGEST_NUMBER = 1_000_000
@@ -266,7 +270,7 @@ def add_round(session_id: int, body: object) -> Written:
         touch(gs, round_change("round_added", number), rows=table_rows(stored))
         new.version = gs.version
         new.id = db.session.execute(
-            sa.insert(Round)
+            sa.insert(ROUNDS)
             .values(
                 session_id=gs.id,
                 number=number,
@@ -275,7 +279,7 @@ def add_round(session_id: int, body: object) -> Written:
                 idempotency_key=request.key,
                 version=new.version,
             )
-            .returning(Round.id)
+            .returning(ROUNDS.c.id)
         ).scalar_one()
         _insert_entries(new)
         written = _written(locked, number)
@@ -293,11 +297,9 @@ def _stored(gs: GameSession, scored: ScoredRound, number: int, key: str | None) 
 
 
 def _insert_entries(rnd: StoredRound) -> None:
-    """Store a round's entries, in one statement (render_nulls: a winner's entry without a
-    rack goes in the same statement as the others)."""
+    """Store a round's entries, in one statement."""
     db.session.execute(
-        sa.insert(Entry).execution_options(render_nulls=True),
-        [{"round_id": rnd.id, **vars(entry)} for entry in rnd.entries],
+        sa.insert(ENTRIES), [{"round_id": rnd.id, **vars(entry)} for entry in rnd.entries]
     )
 
 
@@ -378,10 +380,10 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
         locked.rounds[locked.rounds.index(old)] = new
         touch(gs, round_change("round_changed", number), rows=table_rows(locked.rounds))
         new.version = gs.version
-        db.session.execute(sa.delete(Entry).where(Entry.round_id == old.id))
+        db.session.execute(sa.delete(ENTRIES).where(ENTRIES.c.round_id == old.id))
         db.session.execute(
-            sa.update(Round)
-            .where(Round.id == old.id)
+            sa.update(ROUNDS)
+            .where(ROUNDS.c.id == old.id)
             .values(ending=new.ending, winner_seat_id=new.winner_seat_id, version=new.version)
         )
         _insert_entries(new)
@@ -462,7 +464,7 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> De
         for later in locked.rounds[number - 1 :]:
             later.number -= 1
         touch(gs, round_change("round_deleted", number), rows=table_rows(locked.rounds))
-        db.session.execute(sa.delete(Round).where(Round.id == gone.id))  # entries cascade
+        db.session.execute(sa.delete(ROUNDS).where(ROUNDS.c.id == gone.id))  # entries cascade
         if len(locked.rounds) >= number:
             _shift(gs.id, after=number, by=-1, expire=False)
         deleted = Deleted(body, _stamp(locked), view_of(gs, locked.rounds))

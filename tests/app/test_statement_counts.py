@@ -216,6 +216,12 @@ def test_a_round_changed_in_place_reads_the_session_once(
     whole_reads = [s for s in sent if s.lstrip().startswith("SELECT") and "FROM rounds" in s]
     assert len(whole_reads) == 1, whole_reads
     assert len(sent) == IN_PLACE[step], "\n".join(sent)
+    with fresh.app_context():
+        locks = {"postgresql": 1, "sqlite": 0}[db.engine.dialect.name]
+    assert [s for s in sent if "FOR UPDATE" in s] == [
+        s for s in sent if "FOR UPDATE OF sessions" in s
+    ]
+    assert len([s for s in sent if "FOR UPDATE" in s]) == locks
 
 
 IN_PLACE_HEADERS = {"X-Requested-With": "fetch"}
