@@ -216,6 +216,10 @@ def _stored_rounds(session_id: int) -> list[StoredRound]:
     return rounds
 
 
+# The tables touch writes with statements of its own (Core: no ORM flush).
+SESSIONS = db.metadata.tables["sessions"]
+SEATS = db.metadata.tables["seats"]
+
 # A row of a session's table as touch derives its summary from it: (round number, seat id,
 # score, the round's winner seat id); seat and score None for a round without entries.
 TableRow = tuple[int, int | None, int | None, int | None]
@@ -713,14 +717,14 @@ def touch(
     standing, each seat's line) and finish are derived again from its rounds as they now stand,
     in the same transaction. The round `written` takes the new version as its own: no other
     round of the session ever had it. A change that adds, removes or renumbers rounds
-    (changes.RENUMBERING) moves `numbering_version` to it too."""
-    gs.version += 1
-    if written is not None:
-        written.version = gs.version
+    (changes.RENUMBERING) moves `numbering_version` to it too.
+
+    `rows`: the session's table as the write leaves it (table_rows), from a write that holds
+    it (writing_rounds); the session's row is then written by a statement of its own, else by
+    the ORM's flush with the write's other changes, after the table is read here."""
+    version = gs.version + 1
     change = change or Change(changes.GENERIC)
-    if change.code in changes.RENUMBERING:
-        gs.numbering_version = gs.version
-    gs.change = change.stored()
+    read = rows is None
     if rows is None:
         rows = db.session.execute(  # flushes this write's changes first (autoflush)
             sa.select(Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
@@ -730,18 +734,32 @@ def touch(
         ).all()
     names = {seat.id: seat.name for seat in gs.seats}
     table = table_of(names, [row[:3] for row in rows], gs.rounds_planned, gs.rules)
-    gs.rounds_played = table.rounds_played
-    gs.standing = standing_of(table)
-    # Set before the seats' statement below flushes the session's row: one UPDATE of it.
-    gs.finished_at = finished_at_of(table, gs.finished_at)
+    values: dict[str, Any] = {
+        "version": version,
+        "change": change.stored(),
+        "rounds_played": table.rounds_played,
+        "standing": standing_of(table),
+        "finished_at": finished_at_of(table, gs.finished_at),
+    }
+    if change.code in changes.RENUMBERING:
+        values["numbering_version"] = version
+    if written is not None:
+        written.version = version
+    if read:
+        for column, value in values.items():
+            setattr(gs, column, value)
+    else:  # updated_at: by its column's onupdate
+        db.session.execute(sa.update(SESSIONS).where(SESSIONS.c.id == gs.id).values(values))
+        for column, value in values.items():
+            so.attributes.set_committed_value(gs, column, value)
     lines = seat_lines(names, table, rows)
     changed = [
-        {"id": seat.id, **lines[seat.id]}
+        {"seat": seat.id, **lines[seat.id]}
         for seat in gs.seats
         if any(getattr(seat, column) != value for column, value in lines[seat.id].items())
     ]
     if changed:  # the seats whose line changed, in one batch of updates
-        db.session.execute(sa.update(Seat), changed)
+        db.session.execute(sa.update(SEATS).where(SEATS.c.id == sa.bindparam("seat")), changed)
         for seat in gs.seats:
             for column, value in lines[seat.id].items():
                 so.attributes.set_committed_value(seat, column, value)
