@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import sys
 import tempfile
 import time
@@ -112,6 +113,7 @@ def racks(seed: int) -> dict[str, str]:
 
 def measure(quick: bool) -> dict[str, object]:
     cycles = 8 if quick else 40
+    load_before = os.getloadavg()[0]
     found: dict[str, list[tuple[float, float]]] = {step: [] for step in STEPS}
     answers: dict[str, set[str]] = {step: set() for step in STEPS}
     with served_app() as server:
@@ -168,7 +170,8 @@ def measure(quick: bool) -> dict[str, object]:
                     phone.send("GET", headers["location"])
                 if cycle:
                     found[step].append((cpu, first_byte))
-    return {"found": found, "answers": answers, "cycles": cycles}
+    load = (load_before, os.getloadavg()[0])
+    return {"found": found, "answers": answers, "cycles": cycles, "load": load}
 
 
 def run(quick: bool = False) -> str:
@@ -208,7 +211,11 @@ def run(quick: bool = False) -> str:
             "the sum of its threads' `/proc/<pid>/task/*/schedstat` before and after the "
             "request (waitress reading the request and writing the answer included); first "
             "byte: on the client's clock, from the request sent to the answer's status line. "
-            "`python bench/post_profile.py` prints this section.",
+            "`python bench/post_profile.py` prints this section. The machine's load average "
+            f"(1 min) was {measured['load'][0]:.1f} as the run began and "  # type: ignore[index]
+            f"{measured['load'][1]:.1f} at its end: "  # type: ignore[index]
+            "on a machine shared with other work the medians move with it; the minimums "
+            "less.",
             "",
             f"**Goal: the server's share of each POST in place at most {GOAL_MS} ms "
             "(request sent → first byte back, median).**",
