@@ -451,9 +451,9 @@ class Deleted(NamedTuple):
 
 
 def delete_round(session_id: int, number: int, version: int | None = None) -> Deleted:
-    """Remove a round; later rounds move up one. Returns its body (so it can be restored) and
-    the stamp of this write. With the `version` of the round it was asked for, only that round
-    (else stale_round)."""
+    """Remove a round; later rounds move up one. Returns its body (so it can be restored), and
+    the session and stamp as this write leaves them. With the `version` of the round it was
+    asked for, only that round (else stale_round)."""
     with writing_rounds(session_id) as locked:
         gs = locked.session
         gone = _round_seen(locked, number, version)
