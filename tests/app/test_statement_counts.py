@@ -174,6 +174,8 @@ IN_PLACE = {
     "delete the last round": 7,  # + the round (its entries go with it)
     "delete the first round": 9,  # + the round, and the later rounds renumbered in two steps
 }
+# What the session page's script sends with a POST in place (static/entry.js).
+IN_PLACE_HEADERS = {"X-Requested-With": "fetch"}
 
 
 def hidden(page: str) -> dict[str, str]:
@@ -222,6 +224,3 @@ def test_a_round_changed_in_place_reads_the_session_once(
         s for s in sent if "FOR UPDATE OF sessions" in s
     ]
     assert len([s for s in sent if "FOR UPDATE" in s]) == locks
-
-
-IN_PLACE_HEADERS = {"X-Requested-With": "fetch"}
