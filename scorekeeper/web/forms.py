@@ -43,6 +43,7 @@ from scorekeeper.rules import (
     parse_tiles,
 )
 from scorekeeper.rules.numbers import digits_for, whole_number
+from scorekeeper.rules.players import tile_sets_for
 from scorekeeper.rules.scoring import RACK_DIGITS, TILES_PER_SET
 from scorekeeper.rules.tiles import NUMBERS
 from scorekeeper.services.rounds import LARGEST_NUMBER
@@ -306,6 +307,15 @@ class NewSessionForm(FlaskForm):
             if EXTRA_PLAYER.fullmatch(key) and int(key[7:]) >= MAX_PLAYERS and value.strip()
         ]
         return typed + extra
+
+    def fit_tile_sets(self, count: int) -> bool:
+        """Give a table of `count` players the tile sets it needs (two for 5 or 6) when fewer
+        are set; whether it did."""
+        needed, field = tile_sets_for(count), self["tile_sets"]
+        if not isinstance(field.data, int) or field.data >= needed:
+            return False
+        field.data = needed
+        return True
 
     def rules(self) -> dict[str, Any]:
         """The settings as the API's `rules` object."""

@@ -139,6 +139,9 @@ JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
     # new_session.js: what picking a preset changed.
     "preset_changed": _l("%(preset)s changed: %(settings)s."),
     "preset_unchanged": _l("Nothing changed: the rules already were %(preset)s."),
+    # new_session.js: five or six names switch to two tile sets; a rule above Start.
+    "two_tile_sets": _l("%(count)s players: two tile sets."),
+    "rule_value": _l("%(setting)s: %(value)s"),
     # awake.js: keep the screen on.
     "awake_refused": _l("This phone would not keep the screen on (battery saver?)."),
     # checker.js and checker_keypad.js: the table checker (its verdicts are the page's own).
