@@ -84,7 +84,9 @@
   };
   const sayRules = () => {
     if (!line) return;
-    const standard = { ...JSON.parse(line.dataset.standard), tile_sets: needed() };
+    // [setting, value] in the declaration's order, the tile sets those the table needs.
+    const standard = Object.fromEntries(JSON.parse(line.dataset.standard));
+    standard.tile_sets = needed();
     const carried = JSON.parse(line.dataset.carried);
     const differing = Object.keys(standard).filter((name) => {
       const field = form.elements.namedItem(name);

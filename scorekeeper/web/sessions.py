@@ -253,7 +253,7 @@ def new_session() -> str | Response | tuple[str, int]:
             form.key.data = uuid.uuid4().hex
         general = form.show_problems(error.problems)
         return page.render(form, general, switched), status_for(error)
-    if switched:
+    if tile_sets_for(len(players)) > 1:  # switched here, by the page's script, or by hand
         flash(two_sets_words(len(players)), "success")
     return redirect(url_for("sessions.show", session_id=view.id))
 
@@ -324,7 +324,7 @@ class NewSessionPage:
             "first": as_carried if same else changed,
             "as_carried": as_carried,
             "changed": changed,
-            "standard": Settings().to_dict(),
+            "standard": list(Settings().to_dict().items()),  # in declaration order
             "carried": carried,
             "off": pgettext("a setting switched", "off"),
         }

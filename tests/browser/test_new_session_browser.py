@@ -1,0 +1,82 @@
+"""The new-session page in a phone-sized Chromium: the line above Start says every rule apart
+from the standard set and follows each change, six names typed and Enter start with two tile
+sets and say so, and the who-starts page draws."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+FOUR = ["Ann", "Bo", "Cy", "Di"]
+SIX = ["Ann", "Bo", "Cy", "Di", "Eve", "Fin"]
+
+
+def create_session(page: Page, live_server: str, players: list[str], **rules: object) -> int:
+    body = {"players": players, "rules": rules, "name": "Sunday"}
+    response = page.request.post(f"{live_server}/api/v1/sessions", data=body)
+    assert response.status == 201, response.text()
+    return int(response.json()["id"])
+
+
+def test_the_rules_line_follows_each_change(page: Page, live_server: str) -> None:
+    create_session(page, live_server, SIX, tile_sets=2, drop_worst_round=True)
+    page.goto(f"{live_server}/sessions/new")
+    line = page.locator("#rules-said")
+    expect(line).to_have_text(
+        "As last time: Number of tile sets: 2 (5-6 players) · Drop each player's worst round"
+    )
+    # Each rule is a link to its field, opened from the folded rules.
+    line.get_by_role("link", name="Drop each player's worst round").tap()
+    box = page.get_by_label("Drop each player's worst round")
+    expect(box).to_be_focused()
+    box.uncheck()
+    expect(line).to_have_text("As last time: Number of tile sets: 2 (5-6 players)")
+    page.get_by_label("Joker penalty").fill("50")
+    expect(line).to_have_text(
+        "Not the printed rules: Number of tile sets: 2 (5-6 players) · Joker penalty: 50"
+    )
+    # Five names: two tile sets are the standard, so the line no longer names them.
+    for seat, name in enumerate([*FOUR, "Eve"]):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    expect(line).to_have_text("Not the printed rules: Joker penalty: 50")
+    page.get_by_label("Joker penalty").fill("30")
+    expect(line).to_be_hidden()
+
+
+def test_a_rematch_says_the_session_it_repeats(page: Page, live_server: str) -> None:
+    sunday = create_session(page, live_server, FOUR, drop_worst_round=True)
+    create_session(page, live_server, ["Gus", "Hal"], joker_penalty=25)
+    page.goto(f"{live_server}/sessions/new?again={sunday}")
+    expect(page.locator("#rules-said")).to_have_text(
+        "As in Sunday: Drop each player's worst round"
+    )
+    expect(page.get_by_label("Player 4", exact=True)).to_have_value("Di")
+
+
+def test_six_names_typed_and_enter_start_with_two_tile_sets(page: Page, live_server: str) -> None:
+    page.goto(f"{live_server}/sessions/new")
+    said = page.locator("#players-sets")
+    sets = page.get_by_label("Number of tile sets")
+    for seat, name in enumerate(SIX):
+        field = page.get_by_label(f"Player {seat + 1}", exact=True)
+        field.fill(name)
+        if seat == 4:
+            expect(said).to_have_text("5 players: two tile sets.")
+            expect(sets).to_have_value("2")
+    expect(said).to_have_text("6 players: two tile sets.")
+    expect(page.locator("#rules-said")).to_be_hidden()  # two sets are standard for six
+    page.get_by_label("Player 6", exact=True).press("Enter")
+    expect(page.get_by_text("6 players: two tile sets.")).to_be_visible()
+    session_id = int(page.url.rsplit("/", 1)[1])
+    body = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()
+    assert body["rules"]["tile_sets"] == 2
+    assert body["players"] == SIX
+
+
+def test_fewer_names_again_put_the_tile_sets_back(page: Page, live_server: str) -> None:
+    page.goto(f"{live_server}/sessions/new")
+    for seat, name in enumerate([*FOUR, "Eve"]):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    expect(page.get_by_label("Number of tile sets")).to_have_value("2")
+    page.get_by_label("Player 5", exact=True).fill("")
+    expect(page.get_by_label("Number of tile sets")).to_have_value("1")
+    expect(page.locator("#players-sets")).to_be_empty()
