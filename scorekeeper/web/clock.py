@@ -125,7 +125,9 @@ def _who_starts_page(view: SessionView, draw: DrawForm, outcome: StartDraw | Non
     return render_template("sessions/who_starts.html", **_draw_context(view, draw, outcome))
 
 
-def _draw_context(view: SessionView, draw: DrawForm, outcome: StartDraw | None) -> dict[str, object]:
+def _draw_context(
+    view: SessionView, draw: DrawForm, outcome: StartDraw | None
+) -> dict[str, object]:
     """What the draw (sessions/_draw.html) shows: the seats still drawing, the outcome."""
     order = turn_order(view.players, outcome.starter) if outcome and outcome.starter else []
     return {

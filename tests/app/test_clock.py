@@ -209,7 +209,9 @@ def test_who_starts_page_draws_with_one_big_button(client: FlaskClient) -> None:
     sid = create(client)
     page = text(client.get(f"/sessions/{sid}/who-starts"))
     assert "<h1>Who starts?</h1>" in page
-    assert re.search(r'<button type="submit" name="draw" value="for_us" class="big"[^>]*>Draw', page)
+    assert re.search(
+        r'<button type="submit" name="draw" value="for_us" class="big"[^>]*>Draw', page
+    )
     assert f'action="/sessions/{sid}/who-starts"' in page
     for _ in range(20):  # a tie draws again, between the tied only
         response = client.post(f"/sessions/{sid}/who-starts", data={"draw": "for_us"})

@@ -96,7 +96,9 @@ def test_rules_changed_from_the_last_ones_are_not_said_as_last_time(
     client: FlaskClient,
 ) -> None:
     create(client, FOUR)
-    page = text(client.post("/sessions/new", data=new_session_form(FOUR, joker_penalty="40", rounds="0")))
+    page = text(
+        client.post("/sessions/new", data=new_session_form(FOUR, joker_penalty="40", rounds="0"))
+    )
     assert rules_line(page) == ("Not the printed rules:", [("joker_penalty", "Joker penalty: 40")])
 
 

@@ -4,10 +4,13 @@ sets and say so, and the who-starts page draws."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 SIX = ["Ann", "Bo", "Cy", "Di", "Eve", "Fin"]
+STARTS = re.compile(r"^(Ann|Bo|Cy|Di) starts \(drew ([1-9]|1[0-3])\)\.$")
 
 
 def create_session(page: Page, live_server: str, players: list[str], **rules: object) -> int:
@@ -46,9 +49,7 @@ def test_a_rematch_says_the_session_it_repeats(page: Page, live_server: str) -> 
     sunday = create_session(page, live_server, FOUR, drop_worst_round=True)
     create_session(page, live_server, ["Gus", "Hal"], joker_penalty=25)
     page.goto(f"{live_server}/sessions/new?again={sunday}")
-    expect(page.locator("#rules-said")).to_have_text(
-        "As in Sunday: Drop each player's worst round"
-    )
+    expect(page.locator("#rules-said")).to_have_text("As in Sunday: Drop each player's worst round")
     expect(page.get_by_label("Player 4", exact=True)).to_have_value("Di")
 
 
@@ -80,3 +81,40 @@ def test_fewer_names_again_put_the_tile_sets_back(page: Page, live_server: str) 
     page.get_by_label("Player 5", exact=True).fill("")
     expect(page.get_by_label("Number of tile sets")).to_have_value("1")
     expect(page.locator("#players-sets")).to_be_empty()
+
+
+def test_who_starts_page_draws_with_one_tap(page: Page, live_server: str) -> None:
+    session_id = create_session(page, live_server, FOUR)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    page.get_by_role("link", name="Who starts?").tap()
+    expect(page.get_by_role("heading", name="Who starts?", level=1)).to_be_visible()
+    result = page.locator("#draw-result")
+    expect(result).to_be_hidden()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.method))
+    for _ in range(20):  # a tie draws again, between the tied only
+        page.get_by_role("button", name="Draw for us").tap()
+        expect(result).to_be_visible()
+        if "starts" in (result.text_content() or ""):
+            break
+        expect(result).to_contain_text("draw again")
+    expect(result).to_have_text(STARTS)
+    assert float(result.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 28
+    expect(page.locator("#draw-order")).to_contain_text("in seating order.")
+    assert "POST" not in requests  # drawn on the phone
+
+
+def test_who_starts_page_reads_a_tie_and_the_redraw(page: Page, live_server: str) -> None:
+    session_id = create_session(page, live_server, FOUR)
+    page.goto(f"{live_server}/sessions/{session_id}/who-starts")
+    for name, drawn in zip(FOUR, ["12", "3", "12", "5"], strict=True):
+        page.get_by_label(name, exact=True).fill(drawn)
+    page.get_by_label("Di", exact=True).press("Enter")  # reads the numbers typed
+    result = page.locator("#draw-result")
+    expect(result).to_have_text("Ann and Cy draw again (both drew 12).")
+    expect(page.get_by_label("Bo", exact=True)).to_be_disabled()
+    page.get_by_label("Ann", exact=True).fill("2")
+    page.get_by_label("Cy", exact=True).fill("9")
+    page.get_by_role("button", name="Who starts?").tap()
+    expect(result).to_have_text("Cy starts (drew 9).")
+    expect(page.locator("#draw-order")).to_have_text("Then Di, Ann and Bo, in seating order.")
