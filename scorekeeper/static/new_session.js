@@ -64,7 +64,7 @@
       before = null;
     }
     if (setsSaid) {
-      setsSaid.textContent = before !== null ? t("two_tile_sets", "%(count)s players: two tile sets.", { count: String(count) }) : "";
+      setsSaid.textContent = needed() > 1 ? t("two_tile_sets", "%(count)s players: two tile sets.", { count: String(count) }) : "";
     }
   };
   // A setting's value as the form holds it, as the server's JSON writes it.

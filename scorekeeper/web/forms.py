@@ -308,14 +308,12 @@ class NewSessionForm(FlaskForm):
         ]
         return typed + extra
 
-    def fit_tile_sets(self, count: int) -> bool:
+    def fit_tile_sets(self, count: int) -> None:
         """Give a table of `count` players the tile sets it needs (two for 5 or 6) when fewer
-        are set; whether it did."""
+        are set."""
         needed, field = tile_sets_for(count), self["tile_sets"]
-        if not isinstance(field.data, int) or field.data >= needed:
-            return False
-        field.data = needed
-        return True
+        if isinstance(field.data, int) and field.data < needed:
+            field.data = needed
 
     def rules(self) -> dict[str, Any]:
         """The settings as the API's `rules` object."""

@@ -237,9 +237,9 @@ def new_session() -> str | Response | tuple[str, int]:
     if not form.is_submitted():
         return page.render(form, [])
     players = form.players()
-    switched = form.fit_tile_sets(len(players))
+    form.fit_tile_sets(len(players))
     if not form.validate():
-        return page.render(form, [], switched), 422
+        return page.render(form, []), 422
     try:
         view = sessions.create_session(
             players,
@@ -252,8 +252,8 @@ def new_session() -> str | Response | tuple[str, int]:
         if error.code == "key_reused":  # another session was made with this form: a new one
             form.key.data = uuid.uuid4().hex
         general = form.show_problems(error.problems)
-        return page.render(form, general, switched), status_for(error)
-    if tile_sets_for(len(players)) > 1:  # switched here, by the page's script, or by hand
+        return page.render(form, general), status_for(error)
+    if tile_sets_for(len(players)) > 1:  # switched here, by the page's script or by hand
         flash(two_sets_words(len(players)), "success")
     return redirect(url_for("sessions.show", session_id=view.id))
 
@@ -269,7 +269,7 @@ def _session_or_none(session_id: int | None) -> SessionView | None:
 
 
 def two_sets_words(count: int) -> str:
-    """What a table that switched to two tile sets by itself says."""
+    """What a table of five or six says of its tile sets (switched to two by itself)."""
     return gettext("%(count)s players: two tile sets.", count=format_number(count))
 
 
@@ -281,7 +281,7 @@ class NewSessionPage:
         self.carried = carried
         self.again = again
 
-    def render(self, form: NewSessionForm, general: list[str], switched: bool = False) -> str:
+    def render(self, form: NewSessionForm, general: list[str]) -> str:
         form.preset.choices = [
             SelectChoice("standard", _l("Standard")),
             SelectChoice("tournament", _l("Tournament")),
@@ -304,7 +304,7 @@ class NewSessionPage:
             scoring_open=any(form[key].errors for key in (*SCORING_SETTINGS, *TABLE_SETTINGS)),
             rules=self.rules_said(form, count),
             tile_sets_for=[tile_sets_for(n) for n in range(MAX_PLAYERS + 1)],
-            sets_said=two_sets_words(count) if switched else "",
+            sets_said=two_sets_words(count) if tile_sets_for(count) > 1 else "",
         )
 
     def rules_said(self, form: NewSessionForm, count: int) -> dict[str, Any]:

@@ -83,6 +83,14 @@ def test_fewer_names_again_put_the_tile_sets_back(page: Page, live_server: str) 
     expect(page.locator("#players-sets")).to_be_empty()
 
 
+def test_six_names_said_even_with_two_tile_sets_set(page: Page, live_server: str) -> None:
+    create_session(page, live_server, SIX, tile_sets=2)
+    page.goto(f"{live_server}/sessions/new")
+    for seat, name in enumerate(SIX):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    expect(page.locator("#players-sets")).to_have_text("6 players: two tile sets.")
+
+
 def test_who_starts_page_draws_with_one_tap(page: Page, live_server: str) -> None:
     session_id = create_session(page, live_server, FOUR)
     page.goto(f"{live_server}/sessions/{session_id}")
