@@ -189,7 +189,7 @@ SCREENS: list[tuple[str, str, Action, bool]] = [
     ("who-starts", "/sessions/{clock}/who-starts", None, False),
     ("who-starts-drawn", "/sessions/{clock}/who-starts", drawn, False),
     ("new-session-six-typed", "/sessions/new", six_typed, False),
-    ("new-session-rematch", "/sessions/new?again={mid}", None, True),
+    ("new-session-rematch", "/sessions/new?again={six}", None, True),
     ("new-session-after-six", "/sessions/new", after_six, False),
 ]
 # What the README shows (390 px): the rest are taken for looking at.
