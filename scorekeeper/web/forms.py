@@ -288,6 +288,9 @@ class NewSessionForm(FlaskForm):
         validate_choice=False,
     )
 
+    # Who starts drawn first, right after Start (this phone remembers the choice).
+    draw_first = BooleanField(_l("Draw who starts first"))
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seating_errors: list[str] = []

@@ -58,6 +58,8 @@ from scorekeeper.web.text import names_list
 bp = Blueprint("sessions", __name__)
 
 UNDO_KEY = "undo"
+# Whether this phone draws who starts right after Start (the new-session page's choice).
+DRAW_FIRST_KEY = "draw_first"
 # A round body bigger than this is not kept for an undo: the cookie holds about 4 KB in all.
 MAX_UNDO_BODY = 1500
 
@@ -233,6 +235,7 @@ def new_session() -> str | Response | tuple[str, int]:
         defaults.update({f"player_{i}": name for i, name in enumerate(again.players)})
     if request.method == "GET":
         defaults["key"] = uuid.uuid4().hex  # sent twice, the form makes one session
+        defaults["draw_first"] = bool(session.get(DRAW_FIRST_KEY))
     form = NewSessionForm(data=defaults)
     if not form.is_submitted():
         return page.render(form, [])
@@ -255,6 +258,9 @@ def new_session() -> str | Response | tuple[str, int]:
         return page.render(form, general), status_for(error)
     if tile_sets_for(len(players)) > 1:  # switched here, by the page's script or by hand
         flash(two_sets_words(len(players)), "success")
+    session[DRAW_FIRST_KEY] = bool(form.draw_first.data)
+    if form.draw_first.data:
+        return redirect(url_for("who_starts.who_starts_page", session_id=view.id))
     return redirect(url_for("sessions.show", session_id=view.id))
 
 

@@ -149,3 +149,18 @@ def test_four_names_keep_the_tile_sets_set(client: FlaskClient, app: Flask) -> N
     create(client, FOUR)
     with app.app_context():
         assert sessions.get_session(1).settings.tile_sets == 1
+
+
+def test_draw_who_starts_first_opens_the_draw_and_is_remembered(client: FlaskClient) -> None:
+    box = re.compile(r'<input[^>]*id="draw_first"[^>]*>')
+    found = box.search(text(client.get("/sessions/new")))
+    assert found and "checked" not in found[0]
+    response = client.post("/sessions/new", data=new_session_form(FOUR, draw_first="y"))
+    assert response.status_code == 302
+    assert re.fullmatch(r"/sessions/\d+/who-starts", response.headers["Location"])
+    found = box.search(text(client.get("/sessions/new")))
+    assert found and "checked" in found[0]  # this phone's choice, the next time
+    response = client.post("/sessions/new", data=new_session_form(FOUR))
+    assert re.fullmatch(r"/sessions/\d+", response.headers["Location"])
+    found = box.search(text(client.get("/sessions/new")))
+    assert found and "checked" not in found[0]

@@ -126,3 +126,16 @@ def test_who_starts_page_reads_a_tie_and_the_redraw(page: Page, live_server: str
     page.get_by_role("button", name="Who starts?").tap()
     expect(result).to_have_text("Cy starts (drew 9).")
     expect(page.locator("#draw-order")).to_have_text("Then Di, Ann and Bo, in seating order.")
+
+
+def test_draw_who_starts_first_after_start(page: Page, live_server: str) -> None:
+    page.goto(f"{live_server}/sessions/new")
+    for seat, name in enumerate(FOUR):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    page.get_by_label("Draw who starts first").check()
+    page.get_by_label("Player 5", exact=True).press("Enter")  # the empty seat: Start
+    expect(page.get_by_role("heading", name="Who starts?", level=1)).to_be_visible()
+    page.get_by_role("button", name="Draw for us").tap()
+    expect(page.locator("#draw-result")).to_be_visible()
+    page.goto(f"{live_server}/sessions/new")
+    expect(page.get_by_label("Draw who starts first")).to_be_checked()
