@@ -319,7 +319,12 @@ class NewSessionPage:
             SelectChoice("tournament", _l("Tournament")),
         ]
         if form.preset.data not in ("standard", "tournament"):
-            form.preset.choices.insert(0, SelectChoice("", gettext("Our last settings")))
+            carried = (
+                gettext("Rules of %(name)s", name=self.title())
+                if self.again
+                else gettext("Our last settings")
+            )
+            form.preset.choices.insert(0, SelectChoice("", carried))
         count = len(form.players())
         action = url_for("sessions.new_session", again=self.again.id if self.again else None)
         return render_template(
@@ -339,6 +344,11 @@ class NewSessionPage:
             sets_said=two_sets_words(count) if tile_sets_for(count) > 1 else "",
         )
 
+    def title(self) -> str:
+        """The name of the session a rematch repeats, as its pages show it."""
+        assert self.again is not None
+        return session_title(self.again.name, self.again.played_on)
+
     def rules_said(self, form: NewSessionForm, count: int) -> dict[str, Any]:
         """The rules apart from the standard set, each as (field id, words), and what the line
         says first: as last time, as in the session repeated, or that they are changed."""
@@ -346,7 +356,7 @@ class NewSessionPage:
         differing = differing_rules(typed, count)
         carried = self.carried.to_dict()
         if self.again is not None:
-            as_carried = gettext("As in %(name)s:", name=self.again.name)
+            as_carried = gettext("As in %(name)s:", name=self.title())
         else:
             as_carried = gettext("As last time:")
         changed = gettext("Not the printed rules:")

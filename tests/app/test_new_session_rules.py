@@ -164,3 +164,13 @@ def test_draw_who_starts_first_opens_the_draw_and_is_remembered(client: FlaskCli
     assert re.fullmatch(r"/sessions/\d+", response.headers["Location"])
     found = box.search(text(client.get("/sessions/new")))
     assert found and "checked" not in found[0]
+
+
+def test_a_rematch_of_a_session_named_after_its_day_says_the_day(client: FlaskClient) -> None:
+    repeated = create(client, FOUR, drop_worst_round="y")  # no name: called by its day
+    page = text(client.get(f"/sessions/new?again={repeated}"))
+    first, _ = rules_line(page)
+    day = re.search(r"<h1>([^<]+)</h1>", text(client.get(f"/sessions/{repeated}")))
+    assert day
+    assert first == f"As in {day[1]}:"
+    assert f">Rules of {day[1]}</option>" in page
