@@ -133,6 +133,31 @@ def clock_at_zero(page: Page) -> None:
     page.wait_for_selector("#clock.expired")
 
 
+def after_six(page: Page) -> None:
+    """New session after a six-player evening with two tile sets and drop-worst (the last
+    session made; made here, after the screens that show the evening of `play` only)."""
+    base = base_of(page)
+    rules = {"tile_sets": 2, "drop_worst_round": True}
+    api(base, "/sessions", {"players": SIX, "rules": rules, "name": "Saturday"})
+    page.reload()
+    page.evaluate("document.getElementById('rules-said').scrollIntoView({block: 'center'})")
+
+
+def six_typed(page: Page) -> None:
+    """Six names typed on the new-session page: two tile sets, said under the names."""
+    for seat, name in enumerate(SIX):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    page.evaluate("document.getElementById('players-sets').scrollIntoView({block: 'center'})")
+
+
+def drawn(page: Page) -> None:
+    """Who starts, drawn with one tap (a tie draws again)."""
+    for _ in range(20):
+        page.get_by_role("button", name="Draw for us").click()
+        if "starts" in (page.text_content("#draw-result") or ""):
+            return
+
+
 Action = Callable[[Page], None] | None
 SCREENS: list[tuple[str, str, Action, bool]] = [
     # name, path, what to do on the page, full page
@@ -160,6 +185,12 @@ SCREENS: list[tuple[str, str, Action, bool]] = [
     ("clock-zero", "/sessions/{clock}/clock", clock_at_zero, False),
     ("round-entry-cards", "/sessions/{mid}", open_cards_entry, False),
     ("new-session-known", "/sessions/new", thirty_known, True),
+    # Issue #24: what a new session says of its rules; who starts.
+    ("who-starts", "/sessions/{clock}/who-starts", None, False),
+    ("who-starts-drawn", "/sessions/{clock}/who-starts", drawn, False),
+    ("new-session-six-typed", "/sessions/new", six_typed, False),
+    ("new-session-rematch", "/sessions/new?again={six}", None, True),
+    ("new-session-after-six", "/sessions/new", after_six, False),
 ]
 # What the README shows (390 px): the rest are taken for looking at.
 README = {

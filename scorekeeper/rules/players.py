@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from scorekeeper.rules.errors import Problem, RulesError
-from scorekeeper.rules.settings import Settings
+from scorekeeper.rules.settings import Setting, Settings, declared
 
 MAX_NAME = 40
 MIN_PLAYERS = 2
@@ -146,6 +147,26 @@ def check_player_count(count: int, tile_sets: int) -> None:
             "players",
             count=count,
         )
+
+
+def tile_sets_for(count: int) -> int:
+    """The fewest tile sets a table of `count` players needs (one up to 4, two for 5 or 6)."""
+    return min(
+        (sets for sets, most in MAX_PLAYERS_PER_SET.items() if count <= most),
+        default=max(MAX_PLAYERS_PER_SET),
+    )
+
+
+def standard_for(count: int) -> Settings:
+    """The standard set of rules for a table of `count` players (two tile sets for 5 or 6)."""
+    return Settings(tile_sets=tile_sets_for(count))
+
+
+def differing_rules(values: Mapping[str, Any], count: int = 0) -> tuple[Setting, ...]:
+    """The settings whose value (by API key, as `Settings.to_dict` gives them) differs from
+    the standard set for `count` players, in declaration order."""
+    standard = standard_for(count).to_dict()
+    return tuple(s for s in declared(Settings) if values.get(s.name) != standard[s.name])
 
 
 def find_player(name: object, players: Sequence[str]) -> str | None:

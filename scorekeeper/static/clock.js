@@ -1,4 +1,4 @@
-/* Turn clock: who starts (worked out here, no network), whose turn it is in seating order,
+/* Turn clock: from who starts (who_starts.js), whose turn it is in seating order,
    a big countdown, tap anywhere for the next player, pause; at zero a vibration, a beep and
    the penalty message. Everything lives in this page, so it keeps going offline. */
 (() => {
@@ -12,9 +12,6 @@
   const $ = (id) => document.getElementById(id);
   const startButton = $("clock-start");
   const whoStarts = $("who-starts");
-  const drawForm = $("draw-form");
-  const result = $("draw-result");
-  const orderLine = $("draw-order");
   const nameOut = $("clock-player");
   const markOut = $("clock-mark");
   const timeOut = $("clock-time");
@@ -23,7 +20,6 @@
   const pauseButton = $("clock-pause");
   const { t, tn, number } = window.ScorekeeperText;
 
-  const andList = window.ScorekeeperAndList; // lists.js, bundled before
   const mmss = (s) => `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
   let timeUp = t("clock_time_up", "Time! Put the table back as it was and take back the tiles you played.");
   if (penalty > 0) {
@@ -47,96 +43,20 @@
   let audio = null;
   let switchedAt = 0;
 
-  /* ---- Who starts: the same reading as the server's, so it works offline. ---- */
-  const drawFields = () => Array.from(drawForm.querySelectorAll("input[data-seat]"));
+  /* ---- Who starts (who_starts.js, bundled before): the clock offers to start from them. ---- */
   const offerStart = () => {
     startButton.hidden = false;
     startButton.textContent = t("clock_start", "Start the clock: %(name)s first", { name: players[starter] });
   };
-  const showError = (input, text) => {
-    const row = input.closest(".row");
-    row.classList.add("has-error");
-    input.setAttribute("aria-invalid", "true");
-    const error = document.createElement("p");
-    error.className = "error";
-    error.id = `${input.id}-error`;
-    error.textContent = text;
-    input.setAttribute("aria-describedby", error.id);
-    row.append(error);
-  };
-  const clearErrors = () => {
-    drawForm.querySelectorAll(".error").forEach((e) => e.remove());
-    drawForm.querySelectorAll(".has-error").forEach((e) => e.classList.remove("has-error"));
-    drawFields().forEach((input) => {
-      input.removeAttribute("aria-invalid");
-      input.removeAttribute("aria-describedby");
-    });
-  };
-  if (drawForm) {
-    drawForm.addEventListener("submit", (event) => {
-      event.preventDefault();
-      clearErrors();
-      const drawing = drawFields().filter((input) => !input.disabled);
-      const drawn = [];
-      drawing.forEach((input) => {
-        const name = players[parseInt(input.dataset.seat, 10)];
-        const text = input.value.trim();
-        const drew = /^\d+$/.test(text) ? parseInt(text, 10) : NaN;
-        if (!text) showError(input, t("clock_enter_number", "%(name)s: enter the number of the tile drawn.", { name }));
-        else if (!(drew >= 1 && drew <= 13)) {
-          showError(input, t("clock_number_range", "%(name)s: a drawn tile is numbered 1 to 13.", { name }));
-        } else drawn.push({ input, seat: parseInt(input.dataset.seat, 10), number: drew });
-      });
-      if (drawn.length < drawing.length) {
-        const first = drawForm.querySelector("[aria-invalid='true']");
-        if (first) first.focus();
-        return;
-      }
-      const highest = Math.max(...drawn.map((d) => d.number));
-      const top = drawn.filter((d) => d.number === highest);
-      result.hidden = false;
-      if (top.length === 1) {
-        starter = top[0].seat;
-        const order = players.slice(starter).concat(players.slice(0, starter));
-        result.textContent = t("clock_starts", "%(name)s starts (drew %(number)s).", {
-          name: players[starter],
-          number: number(highest),
-        });
-        result.classList.add("ok");
-        orderLine.hidden = false;
-        orderLine.textContent = t("clock_then", "Then %(names)s, in seating order.", { names: andList(order.slice(1)) });
-        offerStart();
-        startButton.focus();
-        return;
-      }
-      const names = top.map((d) => players[d.seat]);
-      result.classList.remove("ok");
-      const said = { names: andList(names), number: number(highest) };
-      result.textContent = top.length === 2
-        ? t("clock_draw_again_both", "%(names)s draw again (both drew %(number)s).", said)
-        : t("clock_draw_again_all", "%(names)s draw again (all drew %(number)s).", said);
-      orderLine.hidden = true;
-      startButton.hidden = true;
-      drawFields().forEach((input) => {
-        const tied = top.some((d) => d.input === input);
-        input.disabled = !tied;
-        input.closest(".row").classList.toggle("out", !tied);
-        if (tied) input.value = "";
-      });
-      drawForm.querySelector("input[name='drawing']").value = top.map((d) => d.seat).join(",");
-      top[0].input.focus();
-    });
-    /* Enter moves to the next player's number. */
-    drawForm.addEventListener("keydown", (event) => {
-      if (event.key !== "Enter" || !event.target.dataset.seat) return;
-      const open = drawFields().filter((input) => !input.disabled);
-      const next = open[open.indexOf(event.target) + 1];
-      if (next) {
-        event.preventDefault();
-        next.focus();
-      }
-    });
-  }
+  document.addEventListener("scorekeeper:starter", (event) => {
+    if (event.detail.seat === null) {
+      startButton.hidden = true; // a tie: they draw again first
+      return;
+    }
+    starter = event.detail.seat;
+    offerStart();
+    startButton.focus();
+  });
 
   /* ---- The countdown. ---- */
   const msLeft = () => (running ? Math.max(0, deadline - performance.now()) : left);

@@ -1,7 +1,9 @@
 /* New session page: names played before fill the next empty seat with one tap, Enter in a
-   name moves to the next seat (in an empty seat, or the last, it starts the session), and
-   picking a preset fills the rules. Without this script the datalist and "Use preset" do the
-   same, and Enter in any field starts the session. */
+   name moves to the next seat (in an empty seat, or the last, it starts the session), five or
+   six names switch to two tile sets (and say so), picking a preset fills the rules, and the
+   line above Start says every rule apart from the standard set as it changes. Without this
+   script the datalist and "Use preset" do the same, the server switches the tile sets and
+   says the rules, and Enter in any field starts the session. */
 (() => {
   "use strict";
   const form = document.getElementById("new-session");
@@ -42,6 +44,94 @@
     });
   });
 
+  /* ---- The tile sets the table needs, and the rules apart from the standard set. ---- */
+  const { t } = window.ScorekeeperText;
+  const tileSetsFor = JSON.parse(form.dataset.tileSetsFor);
+  const tileSets = form.elements.namedItem("tile_sets");
+  const setsSaid = document.getElementById("players-sets");
+  const line = document.getElementById("rules-said");
+  const seated = () => seats.filter((input) => input.value.trim()).length;
+  const needed = () => tileSetsFor[Math.min(seated(), tileSetsFor.length - 1)];
+  let before = null; // the tile sets set before the names switched them, while switched
+  const fitTileSets = () => {
+    if (!tileSets) return;
+    const count = seated();
+    if (Number(tileSets.value) < needed()) {
+      before = tileSets.value;
+      tileSets.value = String(needed());
+    } else if (before !== null && Number(before) >= needed()) {
+      tileSets.value = before; // fewer names again: the tile sets as they were
+      before = null;
+    }
+    if (setsSaid) {
+      setsSaid.textContent = needed() > 1 ? t("two_tile_sets", "%(count)s players: two tile sets.", { count: String(count) }) : "";
+    }
+  };
+  // A setting's value as the form holds it, as the server's JSON writes it.
+  const valueOf = (field) => {
+    if (field.type === "checkbox") return field.checked;
+    if (field.value.trim() === "") return null;
+    return /^-?\d+$/.test(field.value.trim()) ? Number(field.value.trim()) : field.value;
+  };
+  const wordsOf = (field) => {
+    const label = form.querySelector(`label[for="${field.id}"]`);
+    const setting = label ? label.textContent.trim() : field.name;
+    if (field.type === "checkbox" && field.checked) return setting;
+    let value = line.dataset.off;
+    if (field.tagName === "SELECT") value = field.options[field.selectedIndex].text;
+    else if (field.type !== "checkbox" && field.value.trim()) value = field.value.trim();
+    return t("rule_value", "%(setting)s: %(value)s", { setting, value });
+  };
+  const sayRules = () => {
+    if (!line) return;
+    // [setting, value] in the declaration's order, the tile sets those the table needs.
+    const standard = Object.fromEntries(JSON.parse(line.dataset.standard));
+    standard.tile_sets = needed();
+    const carried = JSON.parse(line.dataset.carried);
+    const differing = Object.keys(standard).filter((name) => {
+      const field = form.elements.namedItem(name);
+      return field && valueOf(field) !== standard[name];
+    });
+    const first = document.createElement("span");
+    first.className = "first";
+    const same = differing.every((name) => valueOf(form.elements.namedItem(name)) === carried[name]);
+    first.textContent = same ? line.dataset.asCarried : line.dataset.changed;
+    const parts = [first];
+    differing.forEach((name, index) => {
+      const field = form.elements.namedItem(name);
+      const link = document.createElement("a");
+      link.href = `#${field.id}`;
+      link.dataset.rule = name;
+      link.textContent = wordsOf(field);
+      parts.push(index ? " · " : " ", link);
+    });
+    line.replaceChildren(...parts);
+    line.hidden = !differing.length;
+  };
+  // A rule's link opens the rules folded around its field and puts the caret there.
+  if (line) {
+    line.addEventListener("click", (event) => {
+      const link = event.target.closest("a[data-rule]");
+      if (!link) return;
+      const field = form.elements.namedItem(link.dataset.rule);
+      if (!field) return;
+      event.preventDefault();
+      for (let fold = field.closest("details"); fold; fold = fold.parentElement.closest("details")) fold.open = true;
+      field.focus();
+      field.scrollIntoView({ block: "center" });
+    });
+  }
+  form.addEventListener("input", () => {
+    fitTileSets();
+    sayRules();
+  });
+  form.addEventListener("change", () => {
+    fitTileSets();
+    sayRules();
+  });
+  fitTileSets();
+  sayRules();
+
   if (chips) {
     chips.hidden = false;
     chips.addEventListener("click", (event) => {
@@ -51,6 +141,8 @@
       if (!empty) return;
       empty.value = chip.dataset.name;
       refresh();
+      fitTileSets();
+      sayRules();
     });
     form.addEventListener("input", refresh);
     refresh();
@@ -63,7 +155,6 @@
     if (usePreset) usePreset.hidden = true;
     // What the preset changed is said under it, and each changed rule is tinted.
     const said = document.getElementById("preset-changes");
-    const { t } = window.ScorekeeperText;
     preset.addEventListener("change", () => {
       const values = presets[preset.value];
       if (!values) return;
@@ -86,6 +177,7 @@
       said.textContent = changed.length
         ? t("preset_changed", "%(preset)s changed: %(settings)s.", { preset: name, settings: changed.join("; ") })
         : t("preset_unchanged", "Nothing changed: the rules already were %(preset)s.", { preset: name });
+      sayRules();
     });
   }
 })();

@@ -9,6 +9,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.web.access import register_access
     from scorekeeper.web.api import bp as api_bp
     from scorekeeper.web.clock import bp as clock_bp
+    from scorekeeper.web.clock import starts_bp
     from scorekeeper.web.errors import register_error_handlers
     from scorekeeper.web.export import bp as export_bp
     from scorekeeper.web.hosts import register_hosts
@@ -23,6 +24,7 @@ def register_blueprints(app: Flask) -> None:
     for blueprint in (main_bp, sessions_bp, rounds_bp, api_bp, export_bp):
         app.register_blueprint(blueprint)
     app.register_blueprint(clock_bp)
+    app.register_blueprint(starts_bp)
     app.register_blueprint(players_bp)
     app.register_blueprint(pwa_bp)
     app.register_blueprint(tools_bp)

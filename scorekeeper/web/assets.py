@@ -81,8 +81,9 @@ BUNDLES["entry_in_place.css"] = ("entry.css", "in_place.css")
 # The table checker: what it fetches on demand, the tile notation its keypad writes, then the
 # checker itself.
 BUNDLES["checker_page.js"] = ("fetch_files.js", "tiles.js", "checker.js")
-# The turn clock: the list joining (who draws again), then the clock.
-BUNDLES["clock_page.js"] = ("lists.js", "clock.js")
+# Who starts: the list joining (who draws again), then the draw; the turn clock adds itself.
+BUNDLES["who_starts_page.js"] = ("lists.js", "who_starts.js")
+BUNDLES["clock_page.js"] = ("lists.js", "who_starts.js", "clock.js")
 # Each tile keypad, fetched at its first opening: the keys of a tile keypad and the tiles'
 # names (tile_keys.js), then the round form's keypad or the checker's.
 BUNDLES["round_keypad.js"] = ("tile_keys.js", "keypad.js")

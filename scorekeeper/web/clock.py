@@ -1,16 +1,21 @@
-"""The turn clock page of a session: set Seconds per turn, draw for the start, the countdown.
+"""Who starts, a page of its own, and the turn clock page of a session: set Seconds per turn,
+draw for the start, the countdown.
 
-The countdown itself runs in the browser (static/clock.js) so it keeps going offline; the
-server sets the session's clock and answers who starts, which also works without JavaScript.
+The draw and the countdown run in the browser (static/who_starts.js, static/clock.js) so they
+keep going offline; the server sets the session's clock and answers who starts, which also
+works without JavaScript.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+import secrets
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import format_number, gettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules import RulesError
+from scorekeeper.rules.tiles import NUMBERS
 from scorekeeper.rules.turns import StartDraw, turn_order, who_starts
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import status_for
@@ -20,6 +25,7 @@ from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import and_list, forget_undo
 
 bp = Blueprint("clock", __name__, url_prefix="/sessions/<int:session_id>/clock")
+starts_bp = Blueprint("who_starts", __name__, url_prefix="/sessions/<int:session_id>/who-starts")
 
 #: The seconds offered with one tap; any other number can be typed.
 SECONDS_CHOICES = (30, 60, 120)
@@ -61,22 +67,47 @@ def set_seconds(session_id: int) -> Response | tuple[str, int]:
 def start(session_id: int) -> str | tuple[str, int]:
     """Who starts: the highest tile drawn; a tie for the highest draws again."""
     view = get_session(session_id)
+    form, outcome, status = read_draw(view)
+    return _clock_page(view, SecondsForm(formdata=None), form, outcome), status
+
+
+@starts_bp.get("")
+def who_starts_page(session_id: int) -> str:
+    """Who starts the evening: a draw for everyone with one tap, or the tiles drawn typed."""
+    view = get_session(session_id)
+    return _who_starts_page(view, draw_form(view.players, formdata=None))
+
+
+@starts_bp.post("")
+def draw(session_id: int) -> tuple[str, int]:
+    """Who starts, drawn or read from the tiles typed (a tie draws again)."""
+    view = get_session(session_id)
+    form, outcome, status = read_draw(view)
+    return _who_starts_page(view, form, outcome), status
+
+
+def read_draw(view: SessionView) -> tuple[DrawForm, StartDraw | None, int]:
+    """The draw posted for the start (`draw=for_us`: a tile drawn here for each player still
+    drawing): the form, the outcome (None when refused) and the status to answer."""
     form = draw_form(view.players)
+    if request.form.get("draw") == "for_us":
+        for i in form.seats_drawing():
+            form[f"drawn_{i}"].data = str(1 + secrets.randbelow(max(NUMBERS)))
     if not form.validate():
-        return _clock_page(view, SecondsForm(formdata=None), form), 422
+        return form, None, 422
     try:
         outcome = who_starts(form.drawn())
     except RulesError as error:
         for problem in error.problems:
             if problem.field in view.players:
                 add_error(form[f"drawn_{view.players.index(problem.field)}"], translate(problem))
-        return _clock_page(view, SecondsForm(formdata=None), form), status_for(error)
+        return form, None, status_for(error)
     if outcome.tied:
         seats = [view.players.index(p) for p in outcome.tied]
         form.drawing.data = ",".join(str(i) for i in seats)
         for i in seats:
             form[f"drawn_{i}"].data = ""
-    return _clock_page(view, SecondsForm(formdata=None), form, outcome)
+    return form, outcome, 200
 
 
 def draw_message(outcome: StartDraw) -> str:
@@ -90,20 +121,33 @@ def draw_message(outcome: StartDraw) -> str:
     return gettext("%(names)s draw again (all drew %(number)s).", names=names, number=number)
 
 
+def _who_starts_page(view: SessionView, draw: DrawForm, outcome: StartDraw | None = None) -> str:
+    return render_template("sessions/who_starts.html", **_draw_context(view, draw, outcome))
+
+
+def _draw_context(
+    view: SessionView, draw: DrawForm, outcome: StartDraw | None
+) -> dict[str, object]:
+    """What the draw (sessions/_draw.html) shows: the seats still drawing, the outcome."""
+    order = turn_order(view.players, outcome.starter) if outcome and outcome.starter else []
+    return {
+        "view": view,
+        "draw": draw,
+        "drawing": draw.seats_drawing(),
+        "outcome": outcome,
+        "message": draw_message(outcome) if outcome else "",
+        "order": order,
+    }
+
+
 def _clock_page(
     view: SessionView, seconds_form: SecondsForm, draw: DrawForm, outcome: StartDraw | None = None
 ) -> str:
-    order = turn_order(view.players, outcome.starter) if outcome and outcome.starter else []
     return render_template(
         "sessions/clock.html",
-        view=view,
         seconds_form=seconds_form,
-        draw=draw,
-        drawing=draw.seats_drawing(),
-        outcome=outcome,
-        message=draw_message(outcome) if outcome else "",
-        order=order,
         seconds_choices=SECONDS_CHOICES,
+        **_draw_context(view, draw, outcome),
     )
 
 

@@ -43,6 +43,7 @@ from scorekeeper.rules import (
     parse_tiles,
 )
 from scorekeeper.rules.numbers import digits_for, whole_number
+from scorekeeper.rules.players import tile_sets_for
 from scorekeeper.rules.scoring import RACK_DIGITS, TILES_PER_SET
 from scorekeeper.rules.tiles import NUMBERS
 from scorekeeper.services.rounds import LARGEST_NUMBER
@@ -287,6 +288,9 @@ class NewSessionForm(FlaskForm):
         validate_choice=False,
     )
 
+    # Who starts drawn first, right after Start (this phone remembers the choice).
+    draw_first = BooleanField(_l("Draw who starts first"))
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seating_errors: list[str] = []
@@ -306,6 +310,13 @@ class NewSessionForm(FlaskForm):
             if EXTRA_PLAYER.fullmatch(key) and int(key[7:]) >= MAX_PLAYERS and value.strip()
         ]
         return typed + extra
+
+    def fit_tile_sets(self, count: int) -> None:
+        """Give a table of `count` players the tile sets it needs (two for 5 or 6) when fewer
+        are set."""
+        needed, field = tile_sets_for(count), self["tile_sets"]
+        if isinstance(field.data, int) and field.data < needed:
+            field.data = needed
 
     def rules(self) -> dict[str, Any]:
         """The settings as the API's `rules` object."""

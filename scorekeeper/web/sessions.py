@@ -25,14 +25,16 @@ from flask_babel import format_number, gettext, ngettext, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.network import home_network_url, qr_svg
-from scorekeeper.rules import RulesError, Standings
+from scorekeeper.rules import RulesError, Setting, Settings, Standings
 from scorekeeper.rules.numbers import whole_number
+from scorekeeper.rules.players import differing_rules, tile_sets_for
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.sessions import SessionSummary, SessionView
 from scorekeeper.web.chart import WIDTH, ChartWords, chart_height, running_chart
 from scorekeeper.web.forms import (
     ID_DIGITS,
+    MAX_PLAYERS,
     NUMBER_PAD_SETTINGS,
     PAGE_DIGITS,
     SCORING_SETTINGS,
@@ -57,6 +59,8 @@ from scorekeeper.web.text import names_list
 bp = Blueprint("sessions", __name__)
 
 UNDO_KEY = "undo"
+# Whether this phone draws who starts right after Start (the new-session page's choice).
+DRAW_FIRST_KEY = "draw_first"
 # A round body bigger than this is not kept for an undo: the cookie holds about 4 KB in all.
 MAX_UNDO_BODY = 1500
 
@@ -241,24 +245,32 @@ def home() -> str:
 @bp.route("/sessions/new", methods=["GET", "POST"])
 @no_store
 def new_session() -> str | Response | tuple[str, int]:
-    """Who plays and with which rules; the family's last settings are the defaults."""
-    last = sessions.last_rules()
-    defaults = {**last.to_dict(), "preset": matching_preset(last) or ""}
+    """Who plays and with which rules: the family's last settings are the defaults, those of
+    the session repeated for a rematch (`?again=<id>`); the rules apart from the standard set
+    are said above Start."""
+    again = _session_or_none(whole_number(request.args.get("again"), ID_DIGITS))
+    carried = again.settings if again else sessions.last_rules()
+    defaults = {**carried.to_dict(), "preset": matching_preset(carried) or ""}
+    page = NewSessionPage(carried, again)
     if request.method == "POST" and "use_preset" in request.form:
         preset = request.form.get("preset", "standard")
         form = NewSessionForm(formdata=with_preset(request.form, preset), data=defaults)
-        return _new_session_page(form, [])
+        return page.render(form, [])
+    if request.method == "GET" and again is not None:
+        defaults.update({f"player_{i}": name for i, name in enumerate(again.players)})
     if request.method == "GET":
-        defaults.update(_seated_as_in(whole_number(request.args.get("again"), ID_DIGITS)))
         defaults["key"] = uuid.uuid4().hex  # sent twice, the form makes one session
+        defaults["draw_first"] = bool(session.get(DRAW_FIRST_KEY))
     form = NewSessionForm(data=defaults)
     if not form.is_submitted():
-        return _new_session_page(form, [])
+        return page.render(form, [])
+    players = form.players()
+    form.fit_tile_sets(len(players))
     if not form.validate():
-        return _new_session_page(form, []), 422
+        return page.render(form, []), 422
     try:
         view = sessions.create_session(
-            form.players(),
+            players,
             form.name.data,
             form.rounds.data,
             form.rules(),
@@ -268,40 +280,112 @@ def new_session() -> str | Response | tuple[str, int]:
         if error.code == "key_reused":  # another session was made with this form: a new one
             form.key.data = uuid.uuid4().hex
         general = form.show_problems(error.problems)
-        return _new_session_page(form, general), status_for(error)
+        return page.render(form, general), status_for(error)
+    if tile_sets_for(len(players)) > 1:  # switched here, by the page's script or by hand
+        flash(two_sets_words(len(players)), "success")
+    session[DRAW_FIRST_KEY] = bool(form.draw_first.data)
+    if form.draw_first.data:
+        return redirect(url_for("who_starts.who_starts_page", session_id=view.id))
     return redirect(url_for("sessions.show", session_id=view.id))
 
 
-def _seated_as_in(session_id: int | None) -> dict[str, str]:
-    """A rematch (`?again=<id>`): the players of that session, seated as they were."""
+def _session_or_none(session_id: int | None) -> SessionView | None:
+    """The session a rematch repeats, or None (no number, or no such session)."""
     if session_id is None:
-        return {}
+        return None
     try:
-        players = sessions.get_session(session_id).players
+        return sessions.get_session(session_id)
     except NotFound:
-        return {}
-    return {f"player_{i}": name for i, name in enumerate(players)}
+        return None
 
 
-def _new_session_page(form: NewSessionForm, general: list[str]) -> str:
-    form.preset.choices = [
-        SelectChoice("standard", _l("Standard")),
-        SelectChoice("tournament", _l("Tournament")),
-    ]
-    if form.preset.data not in ("standard", "tournament"):
-        form.preset.choices.insert(0, SelectChoice("", gettext("Our last settings")))
-    return render_template(
-        "sessions/new.html",
-        form=form,
-        errors=general,
-        known_names=sessions.known_player_names(),
-        presets=json.dumps({"": sessions.last_rules().to_dict(), **preset_values()}),
-        scoring_settings=SCORING_SETTINGS,
-        number_pad_settings=NUMBER_PAD_SETTINGS,
-        table_settings=TABLE_SETTINGS,
-        more_rules_open=any(form[key].errors for key in TABLE_SETTINGS),
-        scoring_open=any(form[key].errors for key in (*SCORING_SETTINGS, *TABLE_SETTINGS)),
-    )
+def two_sets_words(count: int) -> str:
+    """What a table of five or six says of its tile sets (switched to two by itself)."""
+    return gettext("%(count)s players: two tile sets.", count=format_number(count))
+
+
+class NewSessionPage:
+    """The new-session page for the rules it starts from (`carried`: the last session's, or
+    those of the session a rematch repeats)."""
+
+    def __init__(self, carried: Settings, again: SessionView | None) -> None:
+        self.carried = carried
+        self.again = again
+
+    def render(self, form: NewSessionForm, general: list[str]) -> str:
+        form.preset.choices = [
+            SelectChoice("standard", _l("Standard")),
+            SelectChoice("tournament", _l("Tournament")),
+        ]
+        if form.preset.data not in ("standard", "tournament"):
+            carried = (
+                gettext("Rules of %(name)s", name=self.title())
+                if self.again
+                else gettext("Our last settings")
+            )
+            form.preset.choices.insert(0, SelectChoice("", carried))
+        count = len(form.players())
+        action = url_for("sessions.new_session", again=self.again.id if self.again else None)
+        return render_template(
+            "sessions/new.html",
+            form=form,
+            action=action,
+            errors=general,
+            known_names=sessions.known_player_names(),
+            presets=json.dumps({"": self.carried.to_dict(), **preset_values()}),
+            scoring_settings=SCORING_SETTINGS,
+            number_pad_settings=NUMBER_PAD_SETTINGS,
+            table_settings=TABLE_SETTINGS,
+            more_rules_open=any(form[key].errors for key in TABLE_SETTINGS),
+            scoring_open=any(form[key].errors for key in (*SCORING_SETTINGS, *TABLE_SETTINGS)),
+            rules=self.rules_said(form, count),
+            tile_sets_for=[tile_sets_for(n) for n in range(MAX_PLAYERS + 1)],
+            sets_said=two_sets_words(count) if tile_sets_for(count) > 1 else "",
+        )
+
+    def title(self) -> str:
+        """The name of the session a rematch repeats, as its pages show it."""
+        assert self.again is not None
+        return session_title(self.again.name, self.again.played_on)
+
+    def rules_said(self, form: NewSessionForm, count: int) -> dict[str, Any]:
+        """The rules apart from the standard set, each as (field id, words), and what the line
+        says first: as last time, as in the session repeated, or that they are changed."""
+        typed = form.rules()
+        differing = differing_rules(typed, count)
+        carried = self.carried.to_dict()
+        if self.again is not None:
+            as_carried = gettext("As in %(name)s:", name=self.title())
+        else:
+            as_carried = gettext("As last time:")
+        changed = gettext("Not the printed rules:")
+        same = all(typed[s.name] == carried[s.name] for s in differing)
+        return {
+            "items": [(form[s.name].id, s.name, rule_words(form, s)) for s in differing],
+            "first": as_carried if same else changed,
+            "as_carried": as_carried,
+            "changed": changed,
+            "standard": list(Settings().to_dict().items()),  # in declaration order
+            "carried": carried,
+            "off": pgettext("a setting switched", "off"),
+        }
+
+
+def rule_words(form: NewSessionForm, declared_setting: Setting) -> str:
+    """One rule as the line above Start says it: a switch on by its label, anything else as
+    `Label: value` in the words the form shows for it (the script says it the same way)."""
+    field = form[declared_setting.name]
+    label = str(field.label.text)
+    value = field.data
+    if value is True:
+        return label
+    if declared_setting.options:
+        shown = next((gettext(text) for v, text in declared_setting.options if v == value), "")
+    elif value is None or value is False:
+        shown = pgettext("a setting switched", "off")
+    else:
+        shown = str(value)
+    return gettext("%(setting)s: %(value)s", setting=label, value=shown)
 
 
 @bp.get("/sessions/<int:session_id>")

@@ -193,6 +193,58 @@ def test_who_starts_refuses_a_missing_or_impossible_draw(client: FlaskClient) ->
     assert 'value="12"' in page  # what was typed stays
 
 
+# ---- Who starts, a page of its own ----
+
+
+def test_the_session_page_offers_who_starts_until_the_first_round(client: FlaskClient) -> None:
+    sid = create(client)  # no turn clock: the draw is still there
+    link = f'<a href="/sessions/{sid}/who-starts">Who starts?</a>'
+    assert link in text(client.get(f"/sessions/{sid}"))
+    racks = {"ending": "went_out", "winner": "0", "rack_1": "5", "rack_2": "5", "rack_3": "5"}
+    assert client.post(f"/sessions/{sid}/rounds/new", data=racks).status_code == 302
+    assert link not in text(client.get(f"/sessions/{sid}"))
+
+
+def test_who_starts_page_draws_with_one_big_button(client: FlaskClient) -> None:
+    sid = create(client)
+    page = text(client.get(f"/sessions/{sid}/who-starts"))
+    assert "<h1>Who starts?</h1>" in page
+    assert re.search(
+        r'<button type="submit" name="draw" value="for_us" class="big"[^>]*>Draw', page
+    )
+    assert f'action="/sessions/{sid}/who-starts"' in page
+    for _ in range(20):  # a tie draws again, between the tied only
+        response = client.post(f"/sessions/{sid}/who-starts", data={"draw": "for_us"})
+        assert response.status_code == 200
+        page = text(response)
+        result = re.search(r'<p id="draw-result"[^>]*>([^<]*)</p>', page)
+        assert result
+        if "starts" in result[1]:
+            break
+        assert "draw again" in result[1]
+    starter = re.fullmatch(r"(\w+) starts \(drew (\d+)\)\.", result[1])
+    assert starter, result[1]
+    assert starter[1] in FOUR and 1 <= int(starter[2]) <= 13
+    assert f'value="{starter[2]}"' in input_tag(page, f"drawn_{FOUR.index(starter[1])}")
+
+
+def test_who_starts_page_reads_the_tiles_typed(client: FlaskClient) -> None:
+    sid = create(client)
+    draws = {"drawn_0": "4", "drawn_1": "9", "drawn_2": "11", "drawn_3": "2"}
+    page = text(client.post(f"/sessions/{sid}/who-starts", data=draws))
+    assert "Cy starts (drew 11)." in page
+    assert "Then Di, Ann and Bo, in seating order." in page
+    draws["drawn_3"] = "x"
+    response = client.post(f"/sessions/{sid}/who-starts", data=draws)
+    assert response.status_code == 422
+    assert error_next_to(text(response), "drawn_3") == "Di: a drawn tile is numbered 1 to 13."
+
+
+def test_who_starts_of_a_missing_session_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/sessions/999/who-starts").status_code == 404
+    assert client.post("/sessions/999/who-starts", data={"draw": "for_us"}).status_code == 404
+
+
 # ---- The rack in tiles without JavaScript ----
 
 

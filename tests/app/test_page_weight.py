@@ -97,6 +97,7 @@ def pages(app: Flask) -> dict[str, str]:
         "summary, 30 rounds": f"/sessions/{big}/summary",
         "turn clock": f"/sessions/{big}/clock",
         "turn clock, off": f"/sessions/{small}/clock",
+        "who starts": f"/sessions/{big}/who-starts",
         "table checker": "/tools/check",
         "players": "/players",
         "a player": player[1],

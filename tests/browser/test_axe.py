@@ -127,6 +127,7 @@ def test_every_page_has_no_serious_violation(
         "edit round (flagged)": session + "/rounds/2/edit",
         "delete round": session + "/rounds/1/delete",
         "turn clock": session + "/clock",
+        "who starts": session + "/who-starts",
         "players": live_server + "/players",
         "player": live_server + "/players/1",
         "player, wrong dates": live_server + "/players/1?from=soon",

@@ -163,8 +163,8 @@ def test_enter_moves_through_the_names_to_start(phone: Phone, live_server: str) 
     session_id = int(SESSION_URL.search(phone.url)[1])
     assert api(live_server, f"/sessions/{session_id}")["players"] == ["Ann", "Bo", "Cy"]
 
-    # Six names: Enter in the last seat starts too (here refused: six need two tile sets,
-    # and the first session's one set is the family's last setting).
+    # Six names: Enter in the last seat starts too, with the two tile sets six need (the
+    # first session's one set, the family's last setting, switched by the names, and said).
     phone.visit(live_server + "/sessions/new")
     names = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay"]
     phone.fill("Player 1", names[0])
@@ -172,9 +172,12 @@ def test_enter_moves_through_the_names_to_start(phone: Phone, live_server: str) 
         phone.press("Enter")
         phone.wait_for(lambda seat=seat: phone.focused() == f"Player {seat}", f"seat {seat}")
         phone.type(name)
+    phone.expect_text("#players-sets", "6 players: two tile sets.")
     phone.press("Enter")
-    phone.wait_for(lambda: phone.find("#players-error"), "the seating refused")
-    assert [phone.value(f"Player {seat}") for seat in range(1, 7)] == names
+    phone.wait_for(lambda: SESSION_URL.search(phone.url), "the session page")
+    session = api(live_server, f"/sessions/{int(SESSION_URL.search(phone.url)[1])}")
+    assert session["players"] == names
+    assert session["rules"]["tile_sets"] == 2
 
 
 def test_the_tile_keypad(phone: Phone, live_server: str) -> None:
@@ -313,6 +316,7 @@ def test_no_field_makes_an_iphone_zoom_in(phone: Phone, live_server: str) -> Non
       .map((e) => `${e.id || e.name}: ${getComputedStyle(e).fontSize}`);
     """
     pages = ["/", "/sessions/new", f"/sessions/{session_id}", f"/sessions/{session_id}/clock"]
+    pages.append(f"/sessions/{session_id}/who-starts")
     pages += [f"/sessions/{session_id}/rounds/new?ending={e}" for e in ENDINGS]
     found = {}
     for path in pages:
