@@ -103,8 +103,9 @@
     show: (seat, text) => {
       if (outputs[seat]) outputs[seat].textContent = text;
     },
+    /* Silent while a box of the server's stands in the form: one voice per problem. */
     status: (text, good) => {
-      preview.hidden = !text;
+      preview.hidden = !text || !!form.querySelector(".problems");
       preview.textContent = text;
       preview.classList.toggle("ok", good === true);
       preview.classList.toggle("bad", good === false);
@@ -120,25 +121,31 @@
   window.ScorekeeperRound = round;
 
   /* An entry below the typo threshold (the rules' test: a rack's -value, or a paper score) is
-     marked ⚠ and asks "Yes, keep these entries" at once, before Save; the server asks too. */
+     marked ⚠ and asked of at once, before Save, in the numbers typed (round_typo.js, fetched
+     then); the server asks too. The server's word on a value goes when the value changes. */
   const threshold = parseInt(form.dataset.typoThreshold, 10);
   const confirm = document.getElementById("typo-confirm");
-  const changed = () => {
+  let asking = false;
+  const changed = (event) => {
+    const where = event && event.target.closest(".seat, .pick");
+    if (where) {
+      where.classList.remove("has-error");
+      where.querySelectorAll(".error").forEach((p) => p.remove());
+      (event.target.closest("fieldset") || where).querySelectorAll(".problems").forEach((p) => p.remove());
+    }
     round.update();
     if (!confirm) return;
-    let any = false;
-    [...fields("rack"), ...fields("score")].forEach((input) => {
+    const low = [...fields("rack"), ...fields("score")].filter((input) => {
       const value = input.name[0] === "r" ? -(rack(input.value) || {}).value : whole(input.value);
-      const low = value < threshold && !input.disabled;
-      input.closest(".seat").classList.toggle("flagged", low);
-      any = any || low;
+      const flagged = value < threshold && !input.disabled;
+      input.closest(".seat").classList.toggle("flagged", flagged);
+      return flagged;
     });
-    confirm.hidden = !any;
-    if (!any) confirm.querySelector("input").checked = false;
+    confirm.hidden = !low.length;
+    if (!low.length) confirm.querySelector("input").checked = false;
+    else if (window.ScorekeeperTypo) window.ScorekeeperTypo(round, low);
+    else if (!asking) asking = fetchFiles(form.dataset.typo).then(() => changed(), () => (asking = false));
   };
-  form.addEventListener("change", changed);
-  form.addEventListener("input", changed);
-
   /* Enter moves to the next player's field shown; on the last one it saves (asking where
      fields are laid out only of those after this one: none on the last, whose Enter saves at
      once). */
