@@ -146,6 +146,8 @@
     else if (window.ScorekeeperTypo) window.ScorekeeperTypo(round, low);
     else if (!asking) asking = fetchFiles(form.dataset.typo).then(() => changed(), () => (asking = false));
   };
+  form.addEventListener("change", changed);
+  form.addEventListener("input", changed);
   /* Enter moves to the next player's field shown; on the last one it saves (asking where
      fields are laid out only of those after this one: none on the last, whose Enter saves at
      once). */
