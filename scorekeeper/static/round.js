@@ -120,34 +120,25 @@
   };
   window.ScorekeeperRound = round;
 
-  /* An entry below the typo threshold (the rules' test: a rack's -value, or a paper score) is
-     marked ⚠ and asked of at once, before Save, in the numbers typed (round_typo.js, fetched
-     then); the server asks too. The server's word on a value goes when the value changes. */
-  const threshold = parseInt(form.dataset.typoThreshold, 10);
-  const confirm = document.getElementById("typo-confirm");
-  let asking = false;
+  /* The server's word on the values goes at their first change: the preview speaks from
+     then on (silent while a box of the server's stands), and the server checks again at Save. */
   const changed = (event) => {
-    const where = event && event.target.closest(".seat, .pick");
-    if (where) {
-      where.classList.remove("has-error");
-      where.querySelectorAll(".error").forEach((p) => p.remove());
-      (event.target.closest("fieldset") || where).querySelectorAll(".problems").forEach((p) => p.remove());
+    if (event) {
+      form.querySelectorAll(".problems, .error, .has-error").forEach((said) => {
+        if (said.classList.contains("has-error")) said.classList.remove("has-error");
+        else said.remove();
+      });
     }
     round.update();
-    if (!confirm) return;
-    const low = [...fields("rack"), ...fields("score")].filter((input) => {
-      const value = input.name[0] === "r" ? -(rack(input.value) || {}).value : whole(input.value);
-      const flagged = value < threshold && !input.disabled;
-      input.closest(".seat").classList.toggle("flagged", flagged);
-      return flagged;
-    });
-    confirm.hidden = !low.length;
-    if (!low.length) confirm.querySelector("input").checked = false;
-    else if (window.ScorekeeperTypo) window.ScorekeeperTypo(round, low);
-    else if (!asking) asking = fetchFiles(form.dataset.typo).then(() => changed(), () => (asking = false));
   };
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
+  /* An entry below the typo threshold is asked of where the form has the question's box: in
+     place at once, on the round page once the server asked (round_typo.js, fetched then). */
+  if (document.getElementById("typo-confirm")) {
+    fetchFiles(form.dataset.typo).then(() => window.ScorekeeperTypo(round), () => {});
+  }
+
   /* Enter moves to the next player's field shown; on the last one it saves (asking where
      fields are laid out only of those after this one: none on the last, whose Enter saves at
      once). */
