@@ -248,7 +248,9 @@ def _round_page(
     flagged = set(flagged or ()) | {
         p.field for p in problems if p.code == "confirm_required" and p.field
     }
-    typed = [p.params.get("rack", p.params["value"]) for p in problems if p.code == "confirm_required"]
+    typed = [
+        p.params.get("rack", p.params["value"]) for p in problems if p.code == "confirm_required"
+    ]
     tie = next((p for p in problems if p.code == "tie"), None)
     tied = list(tie.params.get("tied") or view.players) if tie else []
     wrong_winner = any(p.field == "winner" for p in problems)

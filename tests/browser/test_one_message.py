@@ -72,9 +72,7 @@ def test_in_place_too_a_paper_round_is_said_once_and_goes_when_fixed(
     page.goto(f"{live_server}/sessions/{session_id}")
     page.get_by_role("link", name="Add round").tap()
     page.locator("#entry nav.tabs").get_by_role("link", name="Scores as on paper").tap()
-    expect(page.locator("#entry nav.tabs a[aria-current=page]")).to_have_text(
-        "Scores as on paper"
-    )
+    expect(page.locator("#entry nav.tabs a[aria-current=page]")).to_have_text("Scores as on paper")
     paper_round_said_once_and_gone_when_fixed(page)
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
