@@ -133,6 +133,27 @@ def clock_at_zero(page: Page) -> None:
     page.wait_for_selector("#clock.expired")
 
 
+def typo_asked(page: Page) -> None:
+    """The round entry open in place, Peter out, a rack of 190 typed: the typo question."""
+    page.get_by_role("link", name="Peter", exact=True).first.click()
+    page.wait_for_selector("#entry input[name^=rack]:focus")
+    for rack in ("12", "30"):
+        page.keyboard.type(rack)
+        page.keyboard.press("Enter")
+    page.keyboard.type("190")
+    page.wait_for_selector("#typo-confirm:not([hidden])")
+    page.evaluate("document.getElementById('typo-confirm').scrollIntoView({block: 'end'})")
+
+
+def paper_refused(page: Page) -> None:
+    """A paper round that adds up to -12, saved: the refusal, said once."""
+    for name, score in zip(FAMILY, ("40", "-10", "-18", "-24"), strict=True):
+        page.get_by_role("textbox", name=name, exact=True).fill(score)
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(".problems")
+    page.evaluate("document.getElementById('save').scrollIntoView({block: 'end'})")
+
+
 Action = Callable[[Page], None] | None
 SCREENS: list[tuple[str, str, Action, bool]] = [
     # name, path, what to do on the page, full page
@@ -160,6 +181,9 @@ SCREENS: list[tuple[str, str, Action, bool]] = [
     ("clock-zero", "/sessions/{clock}/clock", clock_at_zero, False),
     ("round-entry-cards", "/sessions/{mid}", open_cards_entry, False),
     ("new-session-known", "/sessions/new", thirty_known, True),
+    # One message per problem (issue #24, item 8).
+    ("round-typo", "/sessions/{mid}", typo_asked, False),
+    ("round-paper-refused", "/sessions/{mid}/rounds/new?ending=scores", paper_refused, False),
 ]
 # What the README shows (390 px): the rest are taken for looking at.
 README = {
