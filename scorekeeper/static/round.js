@@ -120,10 +120,11 @@
   };
   window.ScorekeeperRound = round;
 
-  /* The server's word on the values goes at their first change: the preview speaks from
-     then on (silent while a box of the server's stands), and the server checks again at Save. */
+  /* The server's word on the values goes at their first change (a field's event, not the
+     form's own, which entry.js sends when it places a form): the preview speaks from then on
+     (silent while a box of the server's stands), and the server checks again at Save. */
   const changed = (event) => {
-    if (event) {
+    if (event && event.target !== form) {
       form.querySelectorAll(".problems, .error, .has-error").forEach((said) => {
         if (said.classList.contains("has-error")) said.classList.remove("has-error");
         else said.remove();
