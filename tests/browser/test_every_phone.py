@@ -83,7 +83,7 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
     for name, rack in zip(PLAYERS, ["10", "10", "55", "18"], strict=True):
         phone.fill(name, rack)
     phone.expect_shown("fieldset.pick legend", "Who takes the round?")
-    assert phone.texts(".pick-option:not([hidden]) label") == ["Ann", "Bo"]
+    assert phone.texts(".pick .pick-option:not([hidden]) label") == ["Ann", "Bo"]
     pick(phone, "Bo")
     phone.expect_text("#preview", "Bo takes the round: +53.")
     phone.tap("button", "Save round")
