@@ -227,7 +227,7 @@ def stale_round(view: SessionView, number: int, error: RulesError) -> RoundView 
     return next((r for r in view.rounds if r.number == now), None)
 
 
-def typo_yes(typed: list[int]) -> str | None:
+def _typo_yes(typed: list[int]) -> str | None:
     """The one tap that confirms the flagged entries, in their numbers: "Yes, 190 is right"."""
     if len(typed) == 1:
         return gettext("Yes, %(number)s is right", number=typed[0])
@@ -281,7 +281,7 @@ def _round_page(
         errors=general or [],
         flagged=flagged,
         confirm_asked=bool(flagged) or bool(form.confirm.data),
-        typo_yes=typo_yes(typed),
+        typo_yes=_typo_yes(typed),
         winner_choice=tied or (list(view.players) if wrong_winner or form.winner_name() else []),
         counts_open=view.settings.empty_pool == "fewest_tiles" or bool(tie) or counts_typed,
         focus=focus,
