@@ -158,6 +158,27 @@ def drawn(page: Page) -> None:
             return
 
 
+def typo_asked(page: Page) -> None:
+    """The round entry open in place, Peter out, a rack of 190 typed: the typo question."""
+    page.get_by_role("link", name="Peter", exact=True).first.click()
+    page.wait_for_selector("#entry input[name^=rack]:focus")
+    for rack in ("12", "30"):
+        page.keyboard.type(rack)
+        page.keyboard.press("Enter")
+    page.keyboard.type("190")
+    page.wait_for_selector("#typo-confirm:not([hidden])")
+    page.evaluate("document.getElementById('typo-confirm').scrollIntoView({block: 'end'})")
+
+
+def paper_refused(page: Page) -> None:
+    """A paper round that adds up to -12, saved: the refusal, said once."""
+    for name, score in zip(FAMILY, ("40", "-10", "-18", "-24"), strict=True):
+        page.get_by_role("textbox", name=name, exact=True).fill(score)
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_selector(".problems")
+    page.evaluate("document.getElementById('save').scrollIntoView({block: 'end'})")
+
+
 Action = Callable[[Page], None] | None
 SCREENS: list[tuple[str, str, Action, bool]] = [
     # name, path, what to do on the page, full page
@@ -190,6 +211,10 @@ SCREENS: list[tuple[str, str, Action, bool]] = [
     ("who-starts-drawn", "/sessions/{clock}/who-starts", drawn, False),
     ("new-session-six-typed", "/sessions/new", six_typed, False),
     ("new-session-rematch", "/sessions/new?again={six}", None, True),
+    # One message per problem (issue #24, item 8).
+    ("round-typo", "/sessions/{mid}", typo_asked, False),
+    ("round-paper-refused", "/sessions/{mid}/rounds/new?ending=scores", paper_refused, False),
+    # Last: it makes a session of its own.
     ("new-session-after-six", "/sessions/new", after_six, False),
 ]
 # What the README shows (390 px): the rest are taken for looking at.

@@ -106,28 +106,28 @@ def score_round(
             "ending",
         )
     if scored.flags and not confirm:
-        raise RulesError(
-            [
-                Problem(
-                    "confirm_required",
-                    "%(player)s: %(value)d is below %(threshold)d. Is that right? "
-                    "Confirm to keep it.",
-                    {
-                        "player": p,
-                        "value": _flagged_value(scored, p),
-                        "threshold": settings.typo_threshold,
-                    },
-                    p,
-                )
-                for p in scored.flags
-            ]
-        )
+        raise RulesError([_typo_question(scored, p, settings) for p in scored.flags])
     return scored
 
 
-def _flagged_value(scored: ScoredRound, player: str) -> int:
+def _typo_question(scored: ScoredRound, player: str, settings: Settings) -> Problem:
+    """Asks whether a flagged entry is right, in the numbers the family typed: a rack as its
+    value ("190 on the rack, more than 180"), a paper score as it is."""
+    low = settings.typo_threshold
     rack = scored.racks.get(player)
-    return min(scored.scores[player], -rack.value if rack else 0)
+    if rack is not None and -rack.value < low:
+        return Problem(
+            "confirm_required",
+            "%(player)s: %(rack)s on the rack, more than %(limit)s. Right?",
+            {"player": player, "rack": rack.value, "limit": -low, "value": -rack.value},
+            player,
+        )
+    return Problem(
+        "confirm_required",
+        "%(player)s: %(value)s on paper, below %(threshold)s. Right?",
+        {"player": player, "value": scored.scores[player], "threshold": low},
+        player,
+    )
 
 
 def _went_out(players: Sequence[str], entry: RoundEntry, settings: Settings) -> ScoredRound:

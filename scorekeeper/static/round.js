@@ -103,8 +103,9 @@
     show: (seat, text) => {
       if (outputs[seat]) outputs[seat].textContent = text;
     },
+    /* Silent while a box of the server's stands in the form: one voice per problem. */
     status: (text, good) => {
-      preview.hidden = !text;
+      preview.hidden = !text || !!form.querySelector(".problems");
       preview.textContent = text;
       preview.classList.toggle("ok", good === true);
       preview.classList.toggle("bad", good === false);
@@ -119,25 +120,25 @@
   };
   window.ScorekeeperRound = round;
 
-  /* An entry below the typo threshold (the rules' test: a rack's -value, or a paper score) is
-     marked ⚠ and asks "Yes, keep these entries" at once, before Save; the server asks too. */
-  const threshold = parseInt(form.dataset.typoThreshold, 10);
-  const confirm = document.getElementById("typo-confirm");
-  const changed = () => {
+  /* The server's word on the values goes at their first change (a field's event, not the
+     form's own, which entry.js sends when it places a form): the preview speaks from then on
+     (silent while a box of the server's stands), and the server checks again at Save. */
+  const changed = (event) => {
+    if (event && event.target !== form) {
+      form.querySelectorAll(".problems, .error, .has-error").forEach((said) => {
+        if (said.classList.contains("has-error")) said.classList.remove("has-error");
+        else said.remove();
+      });
+    }
     round.update();
-    if (!confirm) return;
-    let any = false;
-    [...fields("rack"), ...fields("score")].forEach((input) => {
-      const value = input.name[0] === "r" ? -(rack(input.value) || {}).value : whole(input.value);
-      const low = value < threshold && !input.disabled;
-      input.closest(".seat").classList.toggle("flagged", low);
-      any = any || low;
-    });
-    confirm.hidden = !any;
-    if (!any) confirm.querySelector("input").checked = false;
   };
   form.addEventListener("change", changed);
   form.addEventListener("input", changed);
+  /* An entry below the typo threshold is asked of where the form has the question's box: in
+     place at once, on the round page once the server asked (round_typo.js, fetched then). */
+  if (document.getElementById("typo-confirm")) {
+    fetchFiles(form.dataset.typo).then(() => window.ScorekeeperTypo(round), () => {});
+  }
 
   /* Enter moves to the next player's field shown; on the last one it saves (asking where
      fields are laid out only of those after this one: none on the last, whose Enter saves at

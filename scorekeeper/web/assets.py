@@ -91,7 +91,8 @@ BUNDLES["checker_keypad_page.js"] = ("tile_keys.js", "checker_keypad.js")
 # Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
 # language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
 # The session page fetches the round entry in place (entry.js) at the first tap on a round,
-# and it the round form's bundles; "Keep the screen on" its script (awake.js) at its first tap.
+# and it the round form's bundles; "Keep the screen on" its script (awake.js) at its first tap;
+# the round form the typo question's (round_typo.js) when an entry first looks like a typo.
 ON_DEMAND = (
     "entry.js",
     "tiles.js",
@@ -99,6 +100,7 @@ ON_DEMAND = (
     "checker_keypad_page.js",
     "offline_send.js",
     "awake.js",
+    "round_typo.js",
     *(name for name in BUNDLES if name.startswith("round_form_")),
 )
 WORDS = re.compile(

@@ -396,6 +396,7 @@ class RoundForm(FlaskForm):
         super().__init__(*args, **kwargs)
         self.racks_errors: list[str] = []
         self.scores_errors: list[str] = []
+        self.typo_questions: list[str] = []  # "Bo: 190 on the rack, more than 180. Right?"
 
     def seat_field(self, kind: str, index: int) -> Field:
         return self[f"{kind}_{index}"]
@@ -465,13 +466,16 @@ class RoundForm(FlaskForm):
     def show_problems(
         self, problems: Iterable[Problem], body: Mapping[str, Any], played_with: str = "tiles"
     ) -> list[str]:
-        """Put each problem next to its field, or its group (the racks, the scores);
-        return the ones that belong to neither, for the top of the page (`played_with`: the
-        session's notation, in which the racks were typed)."""
+        """Put each problem next to its field, or its group (the racks, the scores), a typo's
+        question with the confirmation; return the ones that belong to none, for the top of
+        the page (`played_with`: the session's notation, in which the racks were typed)."""
         general = []
         ending = body.get("ending")
         racks = body.get("racks") or {}
         for problem in problems:
+            if problem.code == "confirm_required":
+                self.typo_questions.append(translate(problem))
+                continue
             field = self._field_for(problem, ending, racks)
             holders = self._racks_holding(problem, racks, played_with)
             if field is not None:

@@ -756,7 +756,7 @@ ROUND_ANSWERS = {
 ROUND_REFUSALS = {
     "zero_sum": _problem("zero_sum", "Adds up to +12: someone counted a rack wrong.", "scores"),
     "confirm_required": _problem(
-        "confirm_required", "Bo: -200 is below -180. Is that right? Confirm to keep it.", "Bo"
+        "confirm_required", "Bo: 200 on the rack, more than 180. Right?", "Bo"
     ),
     "tie": _problem(
         "tie", "Ann and Bo tie for the round: enter tile counts, or say who takes it.", "winner"

@@ -223,6 +223,13 @@ def stale_round(view: SessionView, number: int, error: RulesError) -> RoundView 
     return next((r for r in view.rounds if r.number == now), None)
 
 
+def _typo_yes(typed: list[int]) -> str | None:
+    """The one tap that confirms the flagged entries, in their numbers: "Yes, 190 is right"."""
+    if len(typed) == 1:
+        return gettext("Yes, %(number)s is right", number=typed[0])
+    return gettext("Yes, they are right") if typed else None
+
+
 def _round_page(
     view: SessionView,
     form: RoundForm,
@@ -237,6 +244,9 @@ def _round_page(
     flagged = set(flagged or ()) | {
         p.field for p in problems if p.code == "confirm_required" and p.field
     }
+    typed = [
+        p.params.get("rack", p.params["value"]) for p in problems if p.code == "confirm_required"
+    ]
     tie = next((p for p in problems if p.code == "tie"), None)
     tied = list(tie.params.get("tied") or view.players) if tie else []
     wrong_winner = any(p.field == "winner" for p in problems)
@@ -267,6 +277,7 @@ def _round_page(
         errors=general or [],
         flagged=flagged,
         confirm_asked=bool(flagged) or bool(form.confirm.data),
+        typo_yes=_typo_yes(typed),
         winner_choice=tied or (list(view.players) if wrong_winner or form.winner_name() else []),
         counts_open=view.settings.empty_pool == "fewest_tiles" or bool(tie) or counts_typed,
         focus=focus,

@@ -385,7 +385,7 @@ def test_confirm_required_then_confirmed(client: FlaskClient) -> None:
     body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 190, "Di": 8}}
     found = refused(client, session_id, body, 409, "confirm_required")
     assert [p["field"] for p in found] == ["Bo", "Cy"]
-    assert "-200" in found[0]["message"]
+    assert found[0]["message"] == "Bo: 200 on the rack, more than 180. Right?"
     refused(client, session_id, {**body, "confirm": False}, 409, "confirm_required")
     response = client.post(rounds_url(session_id), json={**body, "confirm": True})
     assert response.status_code == 201

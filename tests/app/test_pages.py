@@ -212,9 +212,11 @@ def test_a_typo_asks_for_confirmation_then_is_kept_with_its_mark(
     response = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert response.status_code == 409
     page = text(response)
-    assert "Yes, keep these entries" in page
-    assert "Bo: -222 is below -180" in error_next_to(page, "rack_1")
-    assert 'class="row seat has-error flagged"' in page
+    # Asked once, in the numbers typed, with the confirmation; nothing under the field.
+    assert page.count("Bo: 222 on the rack, more than 180. Right?") == 1
+    assert '<label for="confirm">Yes, 222 is right</label>' in page
+    assert 'id="rack_1-error"' not in page
+    assert 'class="row seat flagged"' in page
     assert 'value="222"' in page
     assert 'value="k1"' in page  # the same key: still one round however often it is sent
     assert table(app, sid).rounds == ()

@@ -265,6 +265,10 @@ def page_urls(client: FlaskClient) -> list[str]:
         f"/api/v1/sessions/{sid}/rounds",
         json={"ending": "went_out", "winner": "Ann", "racks": {"Bo": 7}},
     )
+    client.post(  # a confirmed typo: its edit page asks again (round_typo.js)
+        f"/api/v1/sessions/{sid}/rounds",
+        json={"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200}, "confirm": True},
+    )
     return [
         "/",
         "/sessions/new",
@@ -272,6 +276,7 @@ def page_urls(client: FlaskClient) -> list[str]:
         f"/sessions/{sid}/rounds/new",
         f"/sessions/{sid}/rounds/new?ending=pool_empty",
         f"/sessions/{sid}/rounds/new?ending=scores",
+        f"/sessions/{sid}/rounds/2/edit",
         f"/sessions/{sid}/clock",
         f"/sessions/{sid}/summary",
         "/tools/check",
