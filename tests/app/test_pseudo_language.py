@@ -361,7 +361,8 @@ def test_a_phone_in_another_language_reads_no_english(
     visit.page("GET", "/sessions/new", 200)
     visit.page("POST", "/sessions/new", data={"use_preset": "1", **form_of(PLAYERS[:2])})
     visit.page("POST", "/sessions/new", 422, data=form_of([PLAYERS[0], PLAYERS[0]]))
-    visit.page("POST", "/sessions/new", 422, data=form_of([*PLAYERS, "Ε", "Ζ"]))
+    # Seven names: more than two tile sets seat (six switch to two sets by themselves).
+    visit.page("POST", "/sessions/new", 422, data=form_of([*PLAYERS, "Ε", "Ζ", "Η"]))
     created = phone.post("/sessions/new", data=form_of(PLAYERS))
     sid = int(created.headers["Location"].rsplit("/", 1)[1])
     show = f"/sessions/{sid}"
@@ -420,6 +421,10 @@ def test_a_phone_in_another_language_reads_no_english(
         "POST", f"{show}/clock/start", 200, data={"drawing": "0,2", "drawn_0": "3", "drawn_2": "5"}
     )
     visit.page("POST", f"{show}/clock/start", 422, data={"drawn_0": "14", "drawn_1": "x"})
+    # Who starts, a page of its own: drawn here, and a tile typed wrong.
+    visit.page("GET", f"{show}/who-starts", 200)
+    visit.page("POST", f"{show}/who-starts", 200, data={**draws, "draw": "for_us"})
+    visit.page("POST", f"{show}/who-starts", 422, data={"drawn_0": "14", "drawn_1": "x"})
     visit.page("GET", f"{show}/summary", 200)
     chart = phone.get(f"{show}/chart.svg")
     assert chart.status_code == 200
