@@ -136,6 +136,16 @@ JS_MESSAGES: dict[str, LazyText | LazyPlural] = {
         "This round was typed while the network was gone and was not saved: %(problems)s Check"
         " it and save again."
     ),
+    # draft.js: a round typed in place, kept on this phone until saved, brought back.
+    "draft_kept": _l("Round %(number)s as you left it."),
+    "draft_taken": _l(
+        "Round %(number)s was saved on another phone meanwhile; your draft is below to compare."
+    ),
+    "draft_sent": _l("Round %(number)s is in the table now; your draft is below to compare."),
+    "draft_renumbered": _l(
+        "Rounds were deleted meanwhile, so your draft is round %(number)s now: check the table"
+        " before saving."
+    ),
     # new_session.js: what picking a preset changed.
     "preset_changed": _l("%(preset)s changed: %(settings)s."),
     "preset_unchanged": _l("Nothing changed: the rules already were %(preset)s."),
