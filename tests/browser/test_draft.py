@@ -200,3 +200,6 @@ def test_a_save_on_its_way_when_the_tab_closed_is_never_stored_twice(
     expect(page.locator("table.scores tbody tr")).to_have_count(2)
     assert [r["winner"] for r in stored(live_server, session_id)] == ["Ann", "Cy"]
     assert drafts(page) == {}
+    expect(page.locator("table.scores tbody tr").nth(1).locator("td")).to_have_text(
+        starting_with("-12", "-7", "+28", "-9")
+    )
