@@ -95,11 +95,16 @@
   addEventListener("pagehide", now);
   document.addEventListener("visibilitychange", () => document.hidden && now());
 
-  /* A round handed to offline.js (no network) is its to keep: the draft goes. */
-  document.addEventListener("submit", () => setTimeout(() => {
+  /* Saved: kept as sent (offline.js, the form's own listener, has taken it by now); a round
+     handed to offline.js (no network, now or when no answer comes) is its to keep: the draft
+     goes. */
+  document.addEventListener("submit", (event) => {
     const form = current();
-    if (form && queued(form.elements.key.value)) forget();
-  }));
+    if (form !== event.target) return;
+    clearTimeout(timer);
+    timer = null;
+    keep(form);
+  });
   const submit = entry.submit;
   entry.submit = (form) => submit(form).catch((error) => {
     setTimeout(() => queued(form.elements.key.value) && forget());

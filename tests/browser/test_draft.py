@@ -137,13 +137,18 @@ def test_a_draft_saved_meanwhile_on_another_phone_comes_back_with_the_reason(
 def test_a_draft_after_rounds_were_deleted_says_its_new_number(
     page: Page, live_server: str
 ) -> None:
+    """The tab closed while round 2 was typed; round 1 deleted on another phone meanwhile (an
+    open page follows a delete by itself: static/live.js)."""
     session_id = new_session(live_server)
-    page.goto(f"{live_server}/sessions/{session_id}")
+    url = f"{live_server}/sessions/{session_id}"
+    page.goto(url)
     type_round_2(page)
-    page.wait_for_function(f"() => localStorage.getItem('{DRAFTS}')")
-    deleted = page.request.delete(f"{live_server}/api/v1/sessions/{session_id}/rounds/1")
+    context = page.context
+    page.close()
+    deleted = context.request.delete(f"{live_server}/api/v1/sessions/{session_id}/rounds/1")
     assert deleted.ok, deleted.text()
-    page.reload()
+    page = context.new_page()
+    page.goto(url)
     expect(page.locator("#offline-notice")).to_have_text(
         "Rounds were deleted meanwhile, so your draft is round 1 now: "
         "check the table before saving."
@@ -203,3 +208,33 @@ def test_a_save_on_its_way_when_the_tab_closed_is_never_stored_twice(
     expect(page.locator("table.scores tbody tr").nth(1).locator("td")).to_have_text(
         starting_with("-12", "-7", "+28", "-9")
     )
+
+
+@pytest.mark.parametrize("how", ["offline", "no answer"])
+def test_a_round_kept_offline_is_the_offline_keepers_not_a_draft(
+    page_without_worker: Page, live_server: str, how: str
+) -> None:
+    """Saved with no network (the phone knows it is offline, or the Save gets no answer): the
+    round is kept and sent by offline.js as before, and once it is sent no draft of it comes
+    back."""
+    page = page_without_worker
+    session_id = new_session(live_server)
+    url = f"{live_server}/sessions/{session_id}"
+    page.goto(url)
+    type_round_2(page)
+    page.get_by_role("textbox", name="Di", exact=True).fill("9")
+    if how == "offline":
+        page.context.set_offline(True)
+    else:
+        page.route("**/rounds/new?*", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("button", name="Save round").tap()
+    expect(page.locator("#offline-notice")).to_contain_text("Saved on this phone")
+    page.unroute_all()
+    page.context.set_offline(True)
+    page.context.set_offline(False)  # the network back: offline.js sends the round
+
+    expect(page.locator("table.scores tbody tr")).to_have_count(2)
+    expect(page).to_have_url(url)
+    assert [r["winner"] for r in stored(live_server, session_id)] == ["Ann", "Cy"]
+    assert drafts(page) == {}  # so the page has nothing to bring back (static/live.js)
+    expect(page.locator("#entry #round-form")).to_have_count(0)
