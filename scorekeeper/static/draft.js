@@ -48,9 +48,10 @@
   /* Whether offline.js keeps the round of this key (it brings it back itself). */
   const queued = (key) => read(QUEUE, []).some((kept) => (kept.fields || []).some(([name, value]) => name === "key" && value === key));
 
-  /* The new round's form in place (it has a key; a change of a round has none), if open. */
+  /* The new round's form open in place (it has a key; a change of a round has none). */
   const current = () => {
-    const form = document.querySelector("#entry #round-form");
+    const holder = document.getElementById("entry");
+    const form = holder && !holder.hidden && holder.querySelector("#round-form");
     return form && form.elements.key && form.elements.key.value ? form : null;
   };
 
@@ -75,14 +76,16 @@
 
   /* Kept a moment after each key (and at once when the page goes). */
   let timer = null;
-  const soon = (event) => {
-    const form = current();
-    if (!form || !form.contains(event.target)) return;
+  const later = (form) => {
     clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
       keep(form);
     }, 300);
+  };
+  const soon = (event) => {
+    const form = current();
+    if (form && form.contains(event.target)) later(form);
   };
   const now = () => {
     const form = timer && current();
@@ -95,9 +98,9 @@
   addEventListener("pagehide", now);
   document.addEventListener("visibilitychange", () => document.hidden && now());
 
-  /* Saved: kept as sent (offline.js, the form's own listener, has taken it by now); a round
-     handed to offline.js (no network, now or when no answer comes) is its to keep: the draft
-     goes. */
+  /* A Save keeps the draft as sent, the rack typed just before the Enter too; a round handed
+     to offline.js (no network at once, or no answer: the form's own listener, before this,
+     or the post failing) is offline.js's to keep and send, no draft. */
   document.addEventListener("submit", (event) => {
     const form = current();
     if (form !== event.target) return;
@@ -111,17 +114,25 @@
     throw error;
   });
 
-  /* Opened (a tap, another ending, or the form again with a problem): kept as it is. Saved or
-     closed: forgotten. A draft being brought back is told first. */
+  /* Opened (a tap, another ending, or the form again with a problem): kept as it is, once what
+     was carried over is in. Saved or closed: forgotten. A draft being brought back is told
+     first, and takes its key and version again once the form's scripts have run (entry.js may
+     tell of the opening before: offline.js then draws a new key for a key sent before). */
   let bringing = null;
   let typing = false;
   document.addEventListener("scorekeeper:entry-opened", () => {
     const form = current();
+    const draft = bringing;
     typing = !!form;
-    if (!form) return;
-    if (bringing) tell(form, bringing);
     bringing = null;
-    keep(form);
+    if (!form) return;
+    if (draft) {
+      const next = Number(form.elements.number.value);
+      ours(form, draft, next);
+      tell(form, draft, next);
+      form.addEventListener("change", () => ours(form, draft, next), { once: true });
+    }
+    later(form);
   });
   const done = () => {
     clearTimeout(timer);
@@ -135,14 +146,15 @@
   /* The draft on the round as the table is now: its own key (a Save sent before, if it landed,
      is that round again, never a second one); its table's version while its number is still
      the next one (the server asks at Save if rounds moved meanwhile), else the reason. */
-  const tell = (form, draft) => {
-    const next = Number(form.elements.number.value);
+  const ours = (form, draft, next) => {
+    form.elements.key.value = draft.key;
+    if (draft.number === next) form.elements.version.value = draft.version;
+  };
+  const tell = (form, draft, next) => {
     const then = formatted(draft.number);
     const notice = form.parentNode.querySelector("#offline-notice");
-    form.elements.key.value = draft.key;
     let text;
     if (draft.number === next) {
-      form.elements.version.value = draft.version;
       text = t("draft_kept", "Round %(number)s as you left it.", { number: then });
     } else if (draft.number > next) {
       text = t("draft_renumbered", "Rounds were deleted meanwhile, so your draft is round %(number)s now: check the table before saving.", { number: formatted(next) });
@@ -156,10 +168,11 @@
     notice.classList.toggle("flash-error", draft.number !== next);
   };
 
-  /* This session's draft, opened again under the table, unless a round is open already. */
+  /* This session's draft, opened again under the table, unless a round is open already or the
+     evening is over (it waits for one more round). */
   const draft = drafts()[session];
   const holder = document.getElementById("entry");
-  if (!draft || !holder || holder.querySelector("#round-form")) return;
+  if (!draft || !holder || holder.classList.contains("entry-holder") || !document.querySelector(".went-out")) return;
   if (queued(draft.key)) return forget();
   bringing = draft;
   holder.classList.add("entry-holder");
