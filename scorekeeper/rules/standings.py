@@ -15,6 +15,7 @@ class Standings:
     players: tuple[str, ...]
     totals: dict[str, int]
     running: tuple[dict[str, int], ...]
+    counted: tuple[dict[str, int], ...]
     dropped: dict[str, int | None]
     dropped_scores: dict[str, int | None]
     rounds_played: int
@@ -55,6 +56,11 @@ def lead(players: Sequence[str], totals: Mapping[str, int]) -> Lead | None:
     return Lead(ahead=ahead, behind=behind, by=top - second)
 
 
+def _left_out(dropped: int | None, score: int | None, after: int) -> int:
+    """What a player's dropped round takes off their running total after round `after`."""
+    return score if dropped is not None and score is not None and dropped <= after else 0
+
+
 def standings(
     players: Sequence[str],
     rounds: Sequence[Mapping[str, int]],
@@ -64,7 +70,8 @@ def standings(
     """Totals over the rounds in order (round N is rounds[N-1]); negatives carry over.
 
     With drop-worst on and at least two rounds played, each player's lowest round (the
-    earliest of equal lows) leaves their total.
+    earliest of equal lows) leaves their total. `running` is every round's sum so far;
+    `counted` the same without the dropped rounds, so its last row is the totals.
     """
     running: list[dict[str, int]] = []
     sums = dict.fromkeys(players, 0)
@@ -82,6 +89,10 @@ def standings(
             dropped[p] = worst + 1
             dropped_scores[p] = column[worst]
             totals[p] -= column[worst]
+    counted = tuple(
+        {p: row[p] - _left_out(dropped[p], dropped_scores[p], after) for p in players}
+        for after, row in enumerate(running, start=1)
+    )
     complete = len(rounds) >= rounds_planned
     top = max(totals.values()) if rounds and totals else None
     leaders = tuple(p for p in players if top is not None and totals[p] == top)
@@ -89,6 +100,7 @@ def standings(
         players=tuple(players),
         totals=totals,
         running=tuple(running),
+        counted=counted,
         dropped=dropped,
         dropped_scores=dropped_scores,
         rounds_played=len(rounds),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 from scorekeeper.rules import MeldCheck, Problem, SetCheck
@@ -34,11 +35,20 @@ def round_document(view: RoundView) -> dict[str, Any]:
     return doc
 
 
-def session_summary(summary: SessionSummary) -> dict[str, Any]:
-    """A session in a list: enough to pick it."""
+#: How a document names a session: its name, or its day for one made without a name (the
+#: stored name is then ""); English by default, the web layer passes the reader's language.
+Title = Callable[[str, date], str]
+
+
+def english_title(name: str, day: date) -> str:
+    return name or f"{day:%A} {day.day} {day:%B}"
+
+
+def session_summary(summary: SessionSummary, title: Title = english_title) -> dict[str, Any]:
+    """A session in a list: enough to pick it, named by `title`."""
     return {
         "id": summary.id,
-        "name": summary.name,
+        "name": title(summary.name, summary.played_on),
         "date": summary.played_on.isoformat(),
         "players": list(summary.players),
         "rounds_planned": summary.rounds_planned,
@@ -61,13 +71,15 @@ def english_change(change: Change) -> str:
     return change.message
 
 
-def session_document(view: SessionView, describe: ChangeRender | None = None) -> dict[str, Any]:
+def session_document(
+    view: SessionView, describe: ChangeRender | None = None, title: Title = english_title
+) -> dict[str, Any]:
     """A whole session: players, rules, rounds, totals after drops, and the winners; the last
-    change worded by `describe` (English by default)."""
+    change worded by `describe` and the session named by `title` (English by default)."""
     table = view.standings
     return {
         "id": view.id,
-        "name": view.name,
+        "name": title(view.name, view.played_on),
         "date": view.played_on.isoformat(),
         "players": list(view.players),
         "rounds_planned": view.rounds_planned,

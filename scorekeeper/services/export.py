@@ -18,6 +18,7 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Round, Seat
+from scorekeeper.services.documents import Title, english_title
 from scorekeeper.services.sessions import EntryView, SessionView
 
 BOM = "\ufeff"
@@ -119,12 +120,16 @@ def slug(text: str, ascii_only: bool = True) -> str:
     return "-".join(w for w in words if w)
 
 
-def session_csv_filename(view: SessionView, ascii_only: bool = True) -> str:
-    """`scorekeeper-2026-11-30-sunday.csv`: the date and the session name, safe in a header.
+def session_csv_filename(
+    view: SessionView, ascii_only: bool = True, title: Title = english_title
+) -> str:
+    """`scorekeeper-2026-11-30-sunday.csv`: the date and the session name (by `title`: the
+    day for a session made without a name), safe in a header.
 
     ascii_only=False keeps the name's own letters (`...-łódź.csv`) for `filename*=UTF-8''`.
     """
-    parts = ["scorekeeper", view.played_on.isoformat(), slug(view.name, ascii_only)]
+    name = title(view.name, view.played_on)
+    parts = ["scorekeeper", view.played_on.isoformat(), slug(name, ascii_only)]
     return "-".join(p for p in parts if p) + ".csv"
 
 
@@ -154,17 +159,20 @@ def _history_query() -> sa.Select[str, date, int, str, str, int | None, int]:
 
 
 def history_csv_rows(
-    header: Sequence[str] = HISTORY_HEADER, endings: Mapping[str, str] | None = None
+    header: Sequence[str] = HISTORY_HEADER,
+    endings: Mapping[str, str] | None = None,
+    title: Title = english_title,
 ) -> Iterator[str]:
     """The history file line by line (BOM first): one row per player per round, all sessions;
-    each round's ending as its code (went_out), or in the words `endings` gives for it.
+    each round's ending as its code (went_out), or in the words `endings` gives for it; each
+    session named by `title` (its day for one made without a name).
 
     One query read in chunks of HISTORY_CHUNK rows (a server-side cursor on PostgreSQL), so
     a long history streams without being held in memory.
     """
     result = db.session.execute(_history_query().execution_options(yield_per=HISTORY_CHUNK))
     try:
-        lines = _csv_lines(_history_rows(result, header, endings or {}))
+        lines = _csv_lines(_history_rows(result, header, endings or {}, title))
         yield BOM + next(lines)
         yield from lines
     finally:
@@ -175,12 +183,13 @@ def _history_rows(
     result: Iterable[sa.Row[*tuple[Any, ...]]],
     header: Sequence[str] = HISTORY_HEADER,
     endings: Mapping[str, str] | None = None,
+    title: Title = english_title,
 ) -> Iterator[list[Cell]]:
     words = endings or {}
     yield [text_cell(h) for h in header]
     for name, played_on, number, player, ending, rack, score in result:
         yield [
-            text_cell(name),
+            text_cell(title(name, played_on)),
             played_on.isoformat(),
             number,
             text_cell(player),

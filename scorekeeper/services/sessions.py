@@ -111,6 +111,7 @@ class SessionSummary:
     leaders: tuple[str, ...]
     leading_total: int | None
     winners: tuple[str, ...]
+    started: datetime | None = None  # when it was made (UTC), to tell a day's sessions apart
 
 
 @dataclass(frozen=True)
@@ -260,6 +261,7 @@ def summary_of(view: SessionView) -> SessionSummary:
         table.leaders,
         standing_of(table)["leading_total"],
         table.winners,
+        view.created_at,
     )
 
 
@@ -272,6 +274,7 @@ def _summary_columns() -> tuple[so.InstrumentedAttribute[Any], ...]:
         GameSession.rounds_played,
         GameSession.finished_at,
         GameSession.standing,
+        GameSession.created_at,
     )
 
 
@@ -304,6 +307,7 @@ def _summaries(
                 tuple(standing.get("leaders", ())),
                 standing.get("leading_total"),
                 tuple(standing.get("winners", ())),
+                row.created_at,
             )
         )
     return summaries
@@ -402,7 +406,7 @@ def make_session(
             "bad_setting", "Rounds must be from 1 to %(max)d.", "rounds", max=MAX_ROUNDS
         )
     played_on = played_on or date.today()
-    title = _session_name(name, played_on)
+    title = _session_name(name)
     begin_write()
     try:
         if key is not None and (made := _made_with(key, names)) is not None:
@@ -507,9 +511,11 @@ def settings_from_body(rules: object, declaration: type[Settings] = Settings) ->
     return declaration.from_dict(rules)
 
 
-def _session_name(name: object, played_on: date) -> str:
+def _session_name(name: object) -> str:
+    """The name as typed, tidied; "" for none: the pages then name the session after its
+    day, in the reader's language."""
     if name is None or (isinstance(name, str) and not name.strip()):
-        return played_on.strftime("%A %-d %B")
+        return ""
     if not isinstance(name, str):
         raise bad_request("name must be text.", "name")
     cleaned = " ".join(name.split())

@@ -57,7 +57,7 @@
 
 /* Words and numbers in the page's language, for every script of the app (the one t(), and tn()
    for a plural): the #js-messages block at the end of the page (translated on the server, see
-   web/js_messages.py; only the words the page's scripts use), then the words a script fetched
+   web/script_words.py; only the words the page's scripts use), then the words a script fetched
    on demand brought along (window.ScorekeeperWords, web/assets.py), else the fallback each call
    carries (the English in the source; none as served, web/assets.py `without_fallbacks`);
    %(name)s placeholders filled from params. The block is read at the first call, once the

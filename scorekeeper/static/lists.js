@@ -7,7 +7,7 @@
 window.ScorekeeperAndList = (names) => {
   const { t } = window.ScorekeeperText;
   try {
-    return new Intl.ListFormat(t("list_locale", "en-GB")).format(names);
+    return new Intl.ListFormat(t("list_locale")).format(names);
   } catch (error) {
     return names.join(", "); // a browser without Intl.ListFormat (before 2021)
   }

@@ -14,7 +14,7 @@ from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import rounds, sessions, tools
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
-from scorekeeper.web.i18n import default_session_name
+from scorekeeper.web.i18n import session_title
 from scorekeeper.web.messages import change_text, problem_dict, rules_text, translate
 from scorekeeper.web.responses import conditional, errors_response
 
@@ -69,13 +69,6 @@ def json_body() -> Any:
     return body
 
 
-def _name_or_default(name: Any) -> Any:
-    """No name (or a blank one): the day, in the request's language (Accept-Language)."""
-    if name is None or (isinstance(name, str) and not name.strip()):
-        return default_session_name()
-    return name
-
-
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int, dict[str, str]]:
     """A new session; a `key` that made one already answers that session (200)."""
@@ -84,14 +77,18 @@ def create_session() -> tuple[Response, int, dict[str, str]]:
         raise bad_request("The body must be a JSON object.")
     made = sessions.make_session(
         body.get("players"),
-        _name_or_default(body.get("name")),
+        body.get("name"),
         body.get("rounds"),
         body.get("rules"),
         key=body.get("key"),
     )
     location = url_for("api.get_session", session_id=made.session.id)
     status = 201 if made.created else 200
-    return jsonify(session_document(made.session, change_text)), status, {"Location": location}
+    return (
+        jsonify(session_document(made.session, change_text, session_title)),
+        status,
+        {"Location": location},
+    )
 
 
 def _query_count(name: str, least: int) -> int | None:
@@ -112,7 +109,7 @@ def list_sessions() -> Response:
     """Sessions newest first, from the summary kept on each session (no rounds are read);
     `?limit=20&offset=40` reads one page of them."""
     found = sessions.list_sessions(_query_count("limit", 1), _query_count("offset", 0) or 0)
-    return jsonify({"sessions": [session_summary(s) for s in found]})
+    return jsonify({"sessions": [session_summary(s, session_title) for s in found]})
 
 
 @bp.get("/sessions/<int:session_id>")
@@ -125,7 +122,9 @@ def get_session(session_id: int) -> Response:
     return conditional(
         stamp,
         "json",
-        lambda: jsonify(session_document(sessions.get_session(session_id), change_text)),
+        lambda: jsonify(
+            session_document(sessions.get_session(session_id), change_text, session_title)
+        ),
     )
 
 
@@ -136,7 +135,7 @@ def extend_session(session_id: int) -> Response:
     rounds_more = body.get("rounds", 1) if isinstance(body, dict) else None
     seen = body.get("version") if isinstance(body, dict) else None
     view = sessions.extend_session(session_id, rounds_more, seen)
-    return jsonify(session_document(view, change_text))
+    return jsonify(session_document(view, change_text, session_title))
 
 
 @bp.post("/sessions/<int:session_id>/rounds")

@@ -20,6 +20,7 @@ import hashlib
 import json
 import mimetypes
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.web.i18n import current_locale, languages
-from scorekeeper.web.text import for_script
+from scorekeeper.web.script_words import English, handed, merged, words_in
 
 #: A year, the longest a cache is asked to keep anything: the name changes with the bytes.
 FOREVER = "public, max-age=31536000, immutable"
@@ -45,8 +46,6 @@ FINGERPRINTED = re.compile(
 LEADING_ZERO = re.compile(r"(?<=[\s:,(/-])0\.(?=\d)")
 # Vendored test tools (axe-core) are never part of a page: served as they are, not listed.
 NOT_ASSETS = ("vendor",)
-# A script's words: every t("key", ...) and tn("key", ...) call (see web/js_messages.py).
-MESSAGE_KEY = re.compile(r"(?<![\w.$])tn?\(\s*[\"']([a-z][a-z0-9_]*)[\"']")
 # In a minified script, a t() call's key and English fallback, or a tn() call's key and its
 # English one and other: the fallbacks are left out of what is served (`without_fallbacks`).
 _LITERAL = r"(?:\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*')"
@@ -121,7 +120,7 @@ class Asset:
     body: bytes
     digest: str
     mimetype: str
-    message_keys: frozenset[str]  # the js_messages a script looks up
+    words: Mapping[str, English]  # the words a script looks up (web/script_words.py)
 
     @property
     def fingerprinted(self) -> str:
@@ -133,7 +132,7 @@ class Asset:
 def without_fallbacks(script: str) -> str:
     """A minified script's t() and tn() calls with their keys only: `t("key","English",...)`
     becomes `t("key","",...)`. The English is there for whoever reads the source (and
-    tests/app/test_js_messages.py holds it to the msgid); a phone never reads it, since every
+    the msgid pybabel extracts); a phone never reads it, since every
     key a page's scripts look up is in its #js-messages block, and a script fetched on demand
     comes after its own words. The round page is 0.6 KB lighter for it."""
     script = FALLBACK.sub(r'\1""', script)
@@ -153,13 +152,13 @@ def served_bytes(path: Path) -> bytes:
 
 def read_asset(static: Path, path: Path) -> Asset:
     body = served_bytes(path)
-    keys = MESSAGE_KEY.findall(path.read_text(encoding="utf-8")) if path.suffix == ".js" else []
+    words = words_in(path.read_text(encoding="utf-8")) if path.suffix == ".js" else {}
     return Asset(
         name=path.relative_to(static).as_posix(),
         body=body,
         digest=hashlib.sha256(body).hexdigest()[:DIGEST_LENGTH],
         mimetype=mimetypes.guess_type(path.name)[0] or "application/octet-stream",
-        message_keys=frozenset(keys),
+        words=words,
     )
 
 
@@ -177,7 +176,7 @@ def bundle(name: str, parts: list[Asset]) -> Asset:
         body=body,
         digest=hashlib.sha256(body).hexdigest()[:DIGEST_LENGTH],
         mimetype=parts[0].mimetype,
-        message_keys=frozenset().union(*(part.message_keys for part in parts)),
+        words=merged(part.words for part in parts),
     )
 
 
@@ -237,12 +236,9 @@ def asset(name: str) -> str:
 
 def page_messages() -> dict[str, str | dict[str, str]]:
     """The words the scripts this page loaded look up, in the page's language: the page's
-    #js-messages block, rendered after its scripts (see web/js_messages.py)."""
-    from scorekeeper.web.js_messages import JS_MESSAGES
-
+    #js-messages block, rendered after its scripts (see web/script_words.py)."""
     assets = shelf().assets
-    keys = set().union(*(assets[name].message_keys for name in g.get("page_scripts", ())))
-    return {key: for_script(text) for key, text in JS_MESSAGES.items() if key in keys}
+    return handed(merged(assets[name].words for name in sorted(g.get("page_scripts", ()))))
 
 
 def page_messages_json() -> Markup:
@@ -257,8 +253,6 @@ def page_messages_json() -> Markup:
 def words_of(name: str, lang: str) -> Asset:
     """The words an on-demand script looks up, in `lang`, as a script that adds them to
     `window.ScorekeeperWords`, where t() (static/app.js) finds them; kept per process."""
-    from scorekeeper.web.js_messages import JS_MESSAGES
-
     script = shelf().assets[name]
     kept: dict[tuple[str, str, str], Asset] = current_app.extensions.setdefault(
         "scorekeeper.words", {}
@@ -266,9 +260,7 @@ def words_of(name: str, lang: str) -> Asset:
     key = (name, script.digest, lang)
     if key not in kept:
         with force_locale(lang):
-            words = {
-                k: for_script(text) for k, text in JS_MESSAGES.items() if k in script.message_keys
-            }
+            words = handed(script.words)
         listed = json.dumps(words, ensure_ascii=False, sort_keys=True)
         body = f"window.ScorekeeperWords=Object.assign(window.ScorekeeperWords||{{}},{listed});"
         data = body.encode()
@@ -277,7 +269,7 @@ def words_of(name: str, lang: str) -> Asset:
             body=data,
             digest=hashlib.sha256(data).hexdigest()[:DIGEST_LENGTH],
             mimetype="text/javascript",
-            message_keys=frozenset(),
+            words={},
         )
     return kept[key]
 
@@ -291,7 +283,7 @@ def on_demand(*names: str) -> str:
         found = shelf().assets.get(name)
         if found is None:
             raise LookupError(f"no static file {name!r}")
-        if found.message_keys:
+        if found.words:
             if name not in ON_DEMAND:
                 raise LookupError(f"{name!r} is not in ON_DEMAND (the service worker keeps those)")
             words = words_of(name, current_locale())

@@ -1,5 +1,8 @@
 """The running totals as an SVG line chart drawn on the server: no chart library, no script.
 
+With drop-worst on, the lines are the running totals without each player's dropped round
+(`Standings.counted`), so they end at the Total; the dropped round's point is ringed.
+
 Readable on a 360 px phone (the drawing is 360 units wide and scales to the column). Each
 player is drawn in their seat's colour (web/seats.py, the table header's), *and* with a dash
 pattern *and* a marker shape of their own, all three repeated in the legend beside the
@@ -17,12 +20,13 @@ they are in (templates/sessions/_table.html, static/live.css) and print the ligh
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from markupsafe import Markup, escape
 
+from scorekeeper.services.documents import english_title
 from scorekeeper.services.sessions import SessionView
 from scorekeeper.web.seats import THEMES, Mark, colours, marks, palette
 
@@ -40,6 +44,8 @@ FONT = "system-ui, sans-serif"
 LEGEND_LINE = 15
 LEGEND_LINE_HEIGHT = 14
 
+RING = 8  # the radius of the ring round a dropped round's point, clear of the markers
+RING_STEP = 4  # how much wider each further ring round (about) the same point is
 DASHES = ("", "8 4", "2 3", "9 3 2 3", "14 4", "2 3 2 3 7 3")
 MARKER_NAMES = ("circle", "square", "triangle", "diamond", "cross", "down-triangle")
 
@@ -140,11 +146,13 @@ def _english_day(day: date) -> str:
 class ChartWords:
     """The chart's words, dates and numbers in one language: English here; the web layer gives
     the request's (web/sessions.py, `chart_words`). `title(name)`, `subtitle(day)`,
-    `described(rounds, after)`: the description with the totals after the last round."""
+    `described(rounds, after)`: the description with the totals after the last round;
+    `session(name, day)` the session's name, its day for one made without a name."""
 
     signed: Callable[[int], str] = _english_signed
     day: Callable[[date], str] = _english_day
     title: Callable[[str], str] = lambda name: f"Running totals · {name}"
+    session: Callable[[str, date], str] = english_title
     subtitle: Callable[[str], str] = lambda day: f"{day} · running totals"
     described: Callable[[int, str], str] = lambda rounds, after: (
         f"Running totals after each of {rounds} rounds; after round {rounds}: {after}."
@@ -213,7 +221,8 @@ def running_chart(
     colour = look(theme)
     players = view.players
     seated = marks(players)
-    running = view.standings.running
+    table = view.standings
+    running = table.counted  # without the dropped rounds: the lines end at the Total
     rounds = len(running)
     top = TOP + (HEADING if standalone else 0)
     height = chart_height(players, standalone)
@@ -231,6 +240,7 @@ def running_chart(
     def y_at(value: int) -> float:
         return top + PLOT_HEIGHT * (high - value) / (high - low)
 
+    name = words.session(view.name, view.played_on)
     title_id = f"chart-title-{view.id}"
     desc_id = f"chart-desc-{view.id}"
     last = running[-1] if running else dict.fromkeys(players, 0)
@@ -254,7 +264,7 @@ def running_chart(
         attributes.append(f'aria-describedby="{escape(described_by)}"')
     parts = [
         f"<svg {' '.join(attributes)}>",
-        f'<title id="{title_id}">{escape(words.title(view.name))}</title>',
+        f'<title id="{title_id}">{escape(words.title(name))}</title>',
         f'<desc id="{desc_id}">{escape(description)}</desc>',
     ]
     if standalone:
@@ -262,13 +272,16 @@ def running_chart(
         parts += [
             f'<rect width="{WIDTH}" height="{height}" rx="{CORNER}" fill="{colour.card}"/>',
             f'<text x="{LEFT}" y="24" font-size="16" font-weight="700" fill="{colour.text}">'
-            f"{escape(_short_title(view.name))}</text>",
+            f"{escape(_short_title(name))}</text>",
             f'<text x="{LEFT}" y="42" fill="{colour.quiet}">{escape(subtitle)}</text>',
         ]
     parts.append(_grid(ticks, x_at, y_at, rounds, top, colour, words))
     step = max(1, math.ceil(rounds / 12))  # markers every `step` rounds, and on the last
     for index, mark in enumerate(seated):
         parts.append(_series(index, mark, colour, running, x_at, y_at, step))
+    rings: list[tuple[float, float]] = []  # the centres drawn so far; over every line
+    for index, mark in enumerate(seated):
+        parts.append(_dropped_ring(index, mark, colour, running, table.dropped, x_at, y_at, rings))
     parts.append(_legend(seated, colour, top + PLOT_HEIGHT + AXIS_HEIGHT))
     if not rounds:
         parts.append(
@@ -347,6 +360,34 @@ def _series(
         'stroke-linejoin="round" stroke-linecap="round"/>'
         f'<path d="{markers}" class="markers"{_marker_paint(slot)}/>'
         "</g>"
+    )
+
+
+def _dropped_ring(
+    index: int,
+    mark: Mark,
+    colour: Look,
+    running: Sequence[dict[str, int]],
+    dropped: Mapping[str, int | None],
+    x_at: Callable[[int], float],
+    y_at: Callable[[int], float],
+    rings: list[tuple[float, float]],
+) -> str:
+    """A ring, in the player's colour, round the point of the round dropped from their total
+    (where their line stays level); nothing when none is dropped. A ring on or next to one
+    drawn before (`rings`, which it joins) is drawn wider round it, so each shows."""
+    number = dropped.get(mark.name)
+    if not number:
+        return ""
+    paint = colour.seats[mark.seat - 1]
+    x, y = x_at(number), y_at(running[number - 1][mark.name])
+    near = sum(math.hypot(x - a, y - b) < RING for a, b in rings)
+    rings.append((x, y))
+    return (
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RING + RING_STEP * near}" fill="none" '
+        f'stroke="{paint}" '
+        f'stroke-width="2" class="dropped-ring series-{index % len(DASHES)}" '
+        f'data-player="{escape(mark.name)}" data-round="{number}"/>'
     )
 
 

@@ -9,7 +9,7 @@ from flask_babel import gettext, pgettext
 
 from scorekeeper.services import export
 from scorekeeper.services.sessions import get_session
-from scorekeeper.web.i18n import current_locale
+from scorekeeper.web.i18n import current_locale, session_title
 
 bp = Blueprint("export", __name__)
 
@@ -75,8 +75,8 @@ def session_csv(session_id: int) -> Response:
     response = Response(export.session_csv(view, table_labels()), content_type=CSV_TYPE)
     _as_attachment(
         response,
-        export.session_csv_filename(view),
-        export.session_csv_filename(view, ascii_only=False),
+        export.session_csv_filename(view, title=session_title),
+        export.session_csv_filename(view, ascii_only=False, title=session_title),
     )
     return response
 
@@ -84,7 +84,7 @@ def session_csv(session_id: int) -> Response:
 @bp.get("/export.csv")
 def history_csv() -> Response:
     """Every round of every session, streamed as it is read from the database."""
-    rows = export.history_csv_rows(history_header(), history_endings())
+    rows = export.history_csv_rows(history_header(), history_endings(), session_title)
     response = Response(stream_with_context(rows), content_type=CSV_TYPE)
     _as_attachment(response, export.history_csv_filename())
     return response

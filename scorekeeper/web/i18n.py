@@ -6,7 +6,7 @@ the templates dates and numbers in the locale's own format.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from babel.dates import format_skeleton
@@ -14,7 +14,6 @@ from flask import Blueprint, Flask, Response, current_app, has_request_context, 
 from flask_babel import Babel, format_date, format_decimal, get_locale
 from werkzeug.wrappers import Response as BaseResponse
 
-from scorekeeper.web.text import for_script
 from scorekeeper.web.urls import safe_next
 
 TRANSLATIONS_DIR = Path(__file__).resolve().parent.parent / "translations"
@@ -52,9 +51,8 @@ def init_app(app: Flask) -> None:
         current_locale=current_locale,
         format_date=format_date,
         format_decimal=format_decimal,
-        js_messages=js_messages,
         language_next=language_next,
-        default_session_name=default_session_name,
+        session_title=session_title,
     )
 
 
@@ -121,10 +119,20 @@ def local_day(played_on: date) -> str:
     return format_skeleton("yMMMEd", played_on, locale=locale)
 
 
-def default_session_name(day: date | None = None) -> str:
-    """A session typed without a name is named after its day, in the request's language:
-    "Monday 30 November", "poniedziałek 30 listopada" (the services' default is English)."""
-    return format_date(day or date.today(), "EEEE d MMMM")
+#: How a session made without a name is called: its day, "Tuesday 1 December" ("tirsdag 1
+#: december"), always in the reader's language; the name is stored as "". Migration 0012
+#: cleared the names stored in this form before (it keeps its own copy of the pattern).
+DAY_NAME = "EEEE d MMMM"
+
+
+def session_title(name: str, played_on: date) -> str:
+    """A session's name, or for one made without a name its day in the reader's language."""
+    return name or format_date(played_on, DAY_NAME)
+
+
+def local_time(moment: datetime) -> str:
+    """A stored instant (naive UTC) as this server's clock shows it: `19:30`."""
+    return moment.replace(tzinfo=UTC).astimezone().strftime("%H:%M")
 
 
 def number(value: float | int, fraction_digits: int | None = None, signed: bool = False) -> str:
@@ -137,13 +145,6 @@ def number(value: float | int, fraction_digits: int | None = None, signed: bool 
     if signed and value >= 0:
         return "+" + text
     return text
-
-
-def js_messages() -> dict[str, str | dict[str, str]]:
-    """The strings the scripts show, in this page's language (see translations/README.md)."""
-    from scorekeeper.web.js_messages import JS_MESSAGES
-
-    return {key: for_script(message) for key, message in JS_MESSAGES.items()}
 
 
 def _vary_by_language(response: Response) -> Response:

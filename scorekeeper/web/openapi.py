@@ -228,6 +228,11 @@ def _gate_answers() -> dict[str, Any]:
 _INT = {"type": "integer"}
 _INPUT_INT = {"type": "integer", "minimum": -1_000_000, "maximum": 1_000_000}
 _NAMES = {"type": "array", "items": {"type": "string"}}
+_SESSION_NAME = {
+    "type": "string",
+    "description": "The name to show: for a session made without one, its day in the "
+    "asking phone's language (Accept-Language), e.g. Sunday 1 June.",
+}
 
 
 def setting_schema(setting: Setting) -> dict[str, Any]:
@@ -337,7 +342,8 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "name": {
                 "type": ["string", "null"],
-                "description": "At most 80 characters; defaults to the day, e.g. Sunday 1 June.",
+                "description": "At most 80 characters; without one the session is called by "
+                "its day, in the reading phone's language (Sunday 1 June).",
             },
             "players": {
                 "type": "array",
@@ -380,7 +386,7 @@ SCHEMAS: dict[str, Any] = {
         ],
         {
             "id": _INT,
-            "name": {"type": "string"},
+            "name": _SESSION_NAME,
             "date": {"type": "string", "format": "date"},
             "players": {**_NAMES, "description": "Display names in seating order."},
             "rounds_planned": {"type": "integer", "minimum": 1},
@@ -423,7 +429,7 @@ SCHEMAS: dict[str, Any] = {
         ],
         {
             "id": _INT,
-            "name": {"type": "string"},
+            "name": _SESSION_NAME,
             "date": {"type": "string", "format": "date"},
             "players": _NAMES,
             "rounds_planned": {"type": "integer", "minimum": 1},

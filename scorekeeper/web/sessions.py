@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any
 
 from flask import (
@@ -46,7 +48,7 @@ from scorekeeper.web.forms import (
     preset_values,
     with_preset,
 )
-from scorekeeper.web.i18n import default_session_name, local_day, number
+from scorekeeper.web.i18n import local_day, local_time, number, session_title
 from scorekeeper.web.messages import change_text, translate
 from scorekeeper.web.responses import conditional, etag_of, no_store
 from scorekeeper.web.seats import THEMES, marks, names_fit
@@ -152,6 +154,30 @@ def lead_words(table: Standings) -> str:
     )
 
 
+@bp.app_template_global()
+def told_apart(found: Sequence[SessionSummary]) -> dict[int, str]:
+    """For sessions of one day that look alike (one name, or none), when each was started:
+    "Started 19:30", and "Started 19:30 (2)" for the second of one minute."""
+    alike: dict[tuple[str, date], list[SessionSummary]] = {}
+    for summary in found:
+        alike.setdefault((summary.name, summary.played_on), []).append(summary)
+    words: dict[int, str] = {}
+    for group in alike.values():
+        if len(group) < 2:
+            continue
+        times = {s.id: local_time(s.started) if s.started else "" for s in group}
+        per_minute = Counter(times.values())
+        seen: Counter[str] = Counter()
+        for summary in sorted(group, key=lambda s: s.id):
+            time = times[summary.id]
+            seen[time] += 1
+            if per_minute[time] > 1:
+                words[summary.id] = gettext("Started %(time)s (%(n)s)", time=time, n=seen[time])
+            else:
+                words[summary.id] = gettext("Started %(time)s", time=time)
+    return words
+
+
 @bp.app_template_filter("and_list")
 def and_list(names: Iterable[str]) -> str:
     """`Ann`, `Ann and Bo`, `Ann, Bo and Cy`: joined by the language's own rules (`Tomek i
@@ -234,7 +260,7 @@ def new_session() -> str | Response | tuple[str, int]:
     try:
         view = sessions.create_session(
             form.players(),
-            form.name.data or default_session_name(),
+            form.name.data,
             form.rounds.data,
             form.rules(),
             key=form.key.data or None,
@@ -432,6 +458,7 @@ def chart_words() -> ChartWords:
         signed=lambda value: number(value, 0, signed=True) if value else number(0),
         day=local_day,
         title=lambda name: gettext("Running totals · %(name)s", name=name),
+        session=session_title,
         subtitle=lambda day: gettext("%(day)s · running totals", day=day),
         described=lambda rounds, after: ngettext(
             "Running totals after round %(rounds)s: %(after)s.",
@@ -468,7 +495,8 @@ def join_address(session_id: int) -> str:
 
 def _file_stem(view: SessionView) -> str:
     """An ASCII file name for the session: its name's letters and digits, and the date."""
-    letters = "".join(c if c.isascii() and c.isalnum() else "-" for c in view.name.lower())
+    title = session_title(view.name, view.played_on).lower()
+    letters = "".join(c if c.isascii() and c.isalnum() else "-" for c in title)
     stem = "-".join(part for part in letters.split("-") if part)[:40] or "session"
     return f"{stem}-{view.played_on.isoformat()}"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_js_messages import read_js
+from test_script_words import read_js
 
 from scorekeeper.web.assets import BUNDLES, FOREVER, joiner, on_demand, shelf
 from scorekeeper.web.security import HEADERS

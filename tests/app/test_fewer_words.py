@@ -4,10 +4,11 @@ distinct names for typing and tapping tiles, plain names for the downloads."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from flask.testing import FlaskClient
 
-from scorekeeper.web.js_messages import JS_MESSAGES
+from scorekeeper.web.script_words import merged, words_in
 
 API = "/api/v1"
 
@@ -46,11 +47,13 @@ def test_cards_fold_their_own_notation(client: FlaskClient) -> None:
 
 
 def test_typing_and_tapping_tiles_have_names_of_their_own() -> None:
-    typing = str(JS_MESSAGES["round_type_tiles"])
-    tapping = [str(JS_MESSAGES[key]) for key in ("keypad_tiles", "keypad_cards")]
+    static = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
+    words = merged(words_in(path.read_text(encoding="utf-8")) for path in static.glob("*.js"))
+    typing = words["round_type_tiles"]
+    tapping = [words[key] for key in ("keypad_tiles", "keypad_cards")]
     assert typing == "Type letters (abc)"
     assert tapping == ["Tap tiles", "Tap cards"]
-    assert str(JS_MESSAGES["keypad_tiles_for"]).startswith("Tap tiles")
+    assert str(words["keypad_tiles_for"]).startswith("Tap tiles")
 
 
 def test_the_downloads_say_what_they_are(client: FlaskClient) -> None:

@@ -15,7 +15,14 @@ from scorekeeper.extensions import MIGRATIONS_DIR, db
 # What a migration may import: the standard library, Alembic and SQLAlchemy (and, for env.py,
 # the Flask app Flask-Migrate hands it). Never the app's own modules: a migration computes
 # what it computed when it was written, whatever the rules become, and survives any rename.
-MAY_IMPORT = set(sys.stdlib_module_names) | {"alembic", "sqlalchemy", "flask", "flask_migrate"}
+# Babel too: 0012 recognises the day names the app stored by formatting them again.
+MAY_IMPORT = set(sys.stdlib_module_names) | {
+    "alembic",
+    "sqlalchemy",
+    "flask",
+    "flask_migrate",
+    "babel",
+}
 
 
 def imports_of(path: Path) -> list[tuple[int, str]]:
@@ -120,3 +127,52 @@ def test_each_downgrade_step_keeps_every_round(migrated_app: Flask) -> None:
             ).one()
             db.session.remove()
         assert tuple(counts) == (2, 2), target
+
+
+def test_day_names_become_no_name_and_real_names_stay(migrated_app: Flask) -> None:
+    """0012: a name that is the session's day in one of the app's languages (as the app
+    stored it for a session made without a name) becomes "", any other name stays."""
+    from datetime import date
+
+    from babel.dates import format_date
+
+    from scorekeeper.services import sessions
+
+    app = migrated_app
+    runner = app.test_cli_runner()
+    day = date(2026, 12, 1)
+    today_fi = format_date(date.today(), "EEEE d MMMM", locale="fi")
+    names = {
+        "tirsdag 1 december": "",
+        "Tuesday 1 December": "",
+        "wtorek 1 grudnia": "",
+        "mardi 1 décembre": "",
+        "teisipäev 1 detsember": "",
+        today_fi: "",  # the day it was created
+        "Monday 30 November": "Monday 30 November",  # another day's name: the family's
+        "Tuesday": "Tuesday",
+        "Tirsdag 1 december": "Tirsdag 1 december",
+        "Christmas at Mormor's": "Christmas at Mormor's",
+    }
+    with app.app_context():
+        made = {
+            sessions.create_session(["Ann", "Bo"], name, 3, played_on=day).id: name
+            for name in names
+        }
+        db.session.remove()
+    assert runner.invoke(args=["db", "downgrade", "0011"]).exit_code == 0
+    upgrade = runner.invoke(args=["db", "upgrade"])
+    assert upgrade.exit_code == 0, upgrade.output
+    with app.app_context():
+        stored = dict(db.session.execute(sa.text("SELECT id, name FROM sessions")).all())
+        assert {made[i]: stored[i] for i in made} == names
+        db.session.remove()
+    # back down, an unnamed session is named after its day in English, as before
+    assert runner.invoke(args=["db", "downgrade", "0011"]).exit_code == 0
+    with app.app_context():
+        name = db.session.scalar(
+            sa.text("SELECT name FROM sessions WHERE id = :id"), {"id": min(made)}
+        )
+        assert name == "Tuesday 1 December"
+        db.session.remove()
+        db.engine.dispose()

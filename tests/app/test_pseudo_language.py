@@ -232,7 +232,7 @@ def english_in(text: str, allowed: set[str] = frozenset()) -> list[str]:  # type
 
 
 # A scripts' words block's entries that are data, not words: the locale whose lists the scripts
-# join with (web/js_messages.py, list_locale: "ru", "en-GB").
+# join with (web/script_words.py, list_locale: "ru", "en-GB").
 DATA_KEYS = {"list_locale"}
 
 

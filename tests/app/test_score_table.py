@@ -179,3 +179,64 @@ def test_one_primary_action_at_a_time(client: FlaskClient) -> None:
     assert re.search(
         r'<button type="button" id="keep-awake" class="switch" aria-pressed="false"', html
     )
+
+
+# --- drop-worst: the table, the chart and the Total tell one story (issue #24, item 7) ------
+
+
+def drop_worst_evening(client: FlaskClient) -> int:
+    """Three rounds with drop-worst: Sofie drops round 2 (-30), Peter round 1 (-8), Anders
+    round 1 (-41), Mormor round 3 (-40). Totals +62, +102, -10, -35."""
+    sid = create(client, rules={"drop_worst_round": True})
+    scores(client, sid, Sofie=72, Peter=-8, Anders=-41, Mormor=-23)
+    scores(client, sid, Sofie=-30, Peter=47, Anders=-5, Mormor=-12)
+    scores(client, sid, Sofie=-10, Peter=55, Anders=-5, Mormor=-40)
+    return sid
+
+
+def test_a_dropped_cell_is_struck_out_once_with_a_hidden_word(client: FlaskClient) -> None:
+    sid = drop_worst_evening(client)
+    html = page(client, sid)
+    sofie_round_2 = cells(html)[1][0]
+    assert "<s>-30</s>" in sofie_round_2
+    # one visible mark (the strike); the word is for screen readers only
+    assert '<span class="visually-hidden"> dropped</span>' in sofie_round_2
+    assert "<small>" not in sofie_round_2
+    # the Dropped row stays, with the round
+    dropped_row = html.split('<tr class="dropped-row">')[1].split("</tr>")[0]
+    assert "<s>-30</s> <small>round 2</small>" in dropped_row
+    assert [t for _, t, _ in totals_row(html)] == ["+62", "+102", "-10", "-35"]
+
+
+def test_the_chart_ends_at_the_total_and_rings_each_dropped_round(client: FlaskClient) -> None:
+    sid = drop_worst_evening(client)
+    svg = client.get(f"/sessions/{sid}/chart.svg").get_data(as_text=True)
+    # the lines end where the Total row does, after the drop (not at the raw sums +32, +94)
+    assert "after round 3: Sofie +62, Peter +102, Anders -10, Mormor -35." in svg
+    rings = re.findall(
+        r'<circle [^>]*class="dropped-ring[^"]*" data-player="(\w+)" '
+        r'data-round="(\d)"',
+        svg,
+    )
+    assert sorted(rings) == [("Anders", "1"), ("Mormor", "3"), ("Peter", "1"), ("Sofie", "2")]
+    # Peter's and Anders' rings both sit on 0 after round 1: the second is drawn round the first
+    first = re.findall(r'r="(\d+)" [^>]*data-player="(\w+)" data-round="1"', svg)
+    assert sorted(r for r, _ in first) == ["12", "8"]
+    assert {player for _, player in first} == {"Peter", "Anders"}
+    # Sofie's line stays level over her dropped round: +72 after round 1 and round 2
+    sofie = re.search(r'data-player="Sofie"[^>]*><polyline points="([^"]+)"', svg)
+    assert sofie is not None
+    ys = [point.split(",")[1] for point in sofie.group(1).split()]
+    assert ys[1] == ys[2] != ys[3]
+
+
+def test_the_chart_caption_says_the_worst_round_is_left_out(client: FlaskClient) -> None:
+    sid = drop_worst_evening(client)
+    caption = page(client, sid).split('id="chart-caption">')[1].split("</figcaption>")[0]
+    assert "Each player's worst round is left out of the total: a ring marks it." in caption
+    plain = create(client)
+    scores(client, plain, Sofie=72, Peter=-8, Anders=-41, Mormor=-23)
+    scores(client, plain, Sofie=-30, Peter=47, Anders=-5, Mormor=-12)
+    assert "left out" not in page(client, plain)
+    svg = client.get(f"/sessions/{plain}/chart.svg").get_data(as_text=True)
+    assert "dropped-ring" not in svg

@@ -7,14 +7,18 @@ from __future__ import annotations
 import html
 import json
 import re
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+from babel.dates import format_date
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper.extensions import db
+from scorekeeper.models import GameSession
 from scorekeeper.services import backup, rounds, sessions
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
@@ -256,3 +260,68 @@ def test_the_api_refuses_a_page_that_is_not_whole_numbers(
     assert answer.status_code == 400
     assert answer.get_json()["errors"][0]["code"] == "bad_request"
     assert answer.get_json()["errors"][0]["field"] == field
+
+
+# --- sessions named after their day, in the reader's language (issue #24, item 9) -----------
+
+
+def _card(page: str, session_id: int) -> str:
+    found = re.search(rf'href="/sessions/{session_id}">(.*?)</a>', page, re.S)
+    assert found, session_id
+    return html.unescape(found[1])
+
+
+def _local(hour: int, minute: int) -> str:
+    """The server's clock at that UTC time of 1 December 2026, as the home page shows it."""
+    return datetime(2026, 12, 1, hour, minute, tzinfo=UTC).astimezone().strftime("%H:%M")
+
+
+def test_a_session_made_without_a_name_is_read_in_each_readers_language(
+    app: Flask, client: FlaskClient
+) -> None:
+    made = client.post(
+        "/api/v1/sessions", json={"players": ["Ann", "Bo"]}, headers={"Accept-Language": "da"}
+    ).get_json()
+    today = date.today()
+    danish, english = (format_date(today, "EEEE d MMMM", locale=x) for x in ("da", "en"))
+    assert made["name"] == danish  # the API answers the name the asking phone reads
+    with app.app_context():
+        assert sessions.get_session(made["id"]).name == ""  # the words are not stored
+    english_home = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert english in _card(english_home, made["id"])
+    assert danish not in english_home
+    polish = format_date(today, "EEEE d MMMM", locale="pl")
+    polish_home = client.get("/", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    assert polish in _card(polish_home, made["id"])
+    page = client.get(f"/sessions/{made['id']}", headers={"Accept-Language": "en"})
+    assert f"<h1>{english}</h1>" in page.get_data(as_text=True)
+    listed = client.get("/api/v1/sessions", headers={"Accept-Language": "fr"}).get_json()
+    assert listed["sessions"][0]["name"] == format_date(today, "EEEE d MMMM", locale="fr")
+    csv = client.get(f"/sessions/{made['id']}/export.csv", headers={"Accept-Language": "en"})
+    slug = english.lower().replace(" ", "-")
+    assert (
+        f"filename=scorekeeper-{today.isoformat()}-{slug}.csv" in csv.headers["Content-Disposition"]
+    )
+
+
+def test_two_sessions_of_one_day_are_told_apart_on_the_home_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    day = date(2026, 12, 1)
+    with app.app_context():
+        ids = [sessions.create_session(["Ann", "Bo"], None, 3, played_on=day).id for _ in "abc"]
+        named = sessions.create_session(["Cy", "Di"], "Christmas", 3, played_on=day).id
+        started = [datetime(2026, 12, 1, 18, 5), datetime(2026, 12, 1, 19, 30, 10)]
+        started.append(datetime(2026, 12, 1, 19, 30, 50))
+        for session_id, moment in zip(ids, started, strict=True):
+            db.session.execute(
+                sa.update(GameSession).where(GameSession.id == session_id).values(created_at=moment)
+            )
+        db.session.commit()
+    home = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    cards = [_card(home, i) for i in ids]
+    assert f"Started {_local(18, 5)}</span>" in cards[0]
+    assert f"Started {_local(19, 30)} (1)</span>" in cards[1]  # one minute: counted
+    assert f"Started {_local(19, 30)} (2)</span>" in cards[2]
+    assert "Tuesday 1 December" in cards[0]
+    assert "Started" not in _card(home, named)  # one of its name that day: nothing to add

@@ -238,6 +238,10 @@ def test_drop_worst_invariants(table: tuple[list[str], list[dict[str, int]]], pl
         # the dropped round is the player's lowest: no other round scores less
         assert all(score >= worst for score in column)
     assert dropped.running == raw.running
+    # the counted running totals (the chart's lines) end at the totals after the drop
+    if rounds:
+        assert dropped.counted[-1] == dropped.totals
+        assert raw.counted == raw.running
 
 
 @EXAMPLES

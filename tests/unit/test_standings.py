@@ -154,3 +154,20 @@ def test_no_places_before_a_round() -> None:
     table = standings(PLAYERS, [], 3)
     assert table.places == {}
     assert table.lead is None
+
+
+def test_counted_running_totals_leave_out_the_dropped_round_and_end_at_the_totals() -> None:
+    table = standings(PLAYERS, ROUNDS, 3, drop_worst_round=True)
+    # Ann's round 2 (-40), Bo's and Cy's round 1 are dropped: their lines stay level there
+    assert table.counted == (
+        {"Ann": 30, "Bo": 0, "Cy": 0},
+        {"Ann": 30, "Bo": 55, "Cy": -15},
+        {"Ann": 25, "Bo": 47, "Cy": -2},
+    )
+    assert table.counted[-1] == table.totals
+
+
+def test_counted_is_running_without_drop_worst() -> None:
+    table = standings(PLAYERS, ROUNDS, 3)
+    assert table.counted == table.running
+    assert standings(PLAYERS, ROUNDS[:1], 3, drop_worst_round=True).counted == ({**ROUNDS[0]},)

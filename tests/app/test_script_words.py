@@ -1,9 +1,10 @@
 """The words the scripts under static/ write into the page are translated on the server.
 
-Every script looks its words up with `t("key", "English fallback", {params})` in the
-`#js-messages` JSON block that base.html renders from `scorekeeper/web/js_messages.py`. These
-tests hold the two sides together (every key used exists, every key is used, the fallback is
-the msgid byte for byte), check the block on the pages, and grep the scripts for words written
+Every script looks its words up with `t("key", "English", {params})` in the `#js-messages`
+JSON block that base.html renders; the English in the call is the msgid, read by pybabel and by
+`scorekeeper/web/script_words.py` with Babel's JavaScript extractor. These tests read the
+scripts a second way (a small reader of their own) and hold the two together, check that every
+word is in the catalogue, check the block on the pages, and grep the scripts for words written
 into the page without `t()`.
 """
 
@@ -16,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web.assets import BUNDLES, ON_DEMAND
-from scorekeeper.web.js_messages import JS_MESSAGES
-from scorekeeper.web.text import LazyPlural, for_script
+from scorekeeper.web.script_words import VALUES, handed, merged, words_in
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
@@ -30,6 +31,9 @@ STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 SCRIPTS = sorted(STATIC.glob("*.js"))
 BLOCK = re.compile(r'<script type="application/json" id="js-messages">(.*?)</script>', re.S)
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+CATALOGUE = STATIC.parent / "translations" / "messages.pot"
+# Every script's words, as the server reads them (key -> English, or a plural's one and other).
+WORDS = merged(words_in(path.read_text(encoding="utf-8")) for path in SCRIPTS)
 
 
 # ---- A small JavaScript reader: string literals apart from the code, comments dropped. ----
@@ -164,10 +168,14 @@ def t_calls() -> list[Call]:
         # Calls, not the helper's own definition (`function t(` or `const t = (`).
         for match in re.finditer(r"(?<![\w.])(?<!function )t\(", masked):
             rest = masked[match.end() :]
-            args = re.match(r"\s*⟦(\d+)⟧\s*,\s*⟦(\d+)⟧\s*(,\s*\)|,|\))", rest)
+            args = re.match(r"\s*⟦(\d+)⟧\s*(?:,\s*⟦(\d+)⟧\s*)?(,\s*\)|,|\))", rest)
             where = f"{path.name}: t({rest[:40]}"
             assert args, f"{where}: t() takes a literal key and a literal English fallback"
-            key, fallback = literals[int(args[1])], literals[int(args[2])]
+            key = literals[int(args[1])]
+            if args[2] is None:  # t("list_locale"): a value the server computes, no word
+                assert key.text in VALUES, f"{where}: a word needs its English"
+                continue
+            fallback = literals[int(args[2])]
             has_params = args[3] == ","  # not a trailing comma
             calls.append(Call(path.name, key.line, key.text, fallback.text, has_params))
         # tn(key, one, other, n, params): a plural.
@@ -185,21 +193,10 @@ def t_calls() -> list[Call]:
 CALLS = t_calls()
 
 
-def english(app: Flask) -> dict[str, str | tuple[str, str]]:
-    """Each message's English: its text, or a plural's (one, other)."""
-    with app.test_request_context(headers={"Accept-Language": "en"}):
-        return {
-            key: (message.singular, message.plural)
-            if isinstance(message, LazyPlural)
-            else str(message)
-            for key, message in JS_MESSAGES.items()
-        }
-
-
 def as_handed(app: Flask, lang: str = "en") -> dict[str, Any]:
-    """The messages as a page in `lang` hands them to the scripts (a plural: its forms)."""
+    """The words as a page in `lang` hands them to the scripts (a plural: its forms)."""
     with app.test_request_context(headers={"Accept-Language": lang}):
-        return {key: for_script(message) for key, message in JS_MESSAGES.items()}
+        return handed(WORDS)
 
 
 def texts(value: str | tuple[str, str] | dict[str, str]) -> list[str]:
@@ -215,39 +212,43 @@ def test_the_scripts_use_t() -> None:
     users = {call.path for call in CALLS}
     for name in ("round.js", "keypad.js", "clock.js", "checker.js", "live.js", "offline_send.js"):
         assert name in users
-    assert {"tile_keys.js", "lists.js"} <= users  # the words the keypads and lists share, once
+    assert "tile_keys.js" in users  # the words the keypads share, once
+    # The lists' locale: a value the server computes (web/script_words.py VALUES), not a word.
+    assert "list_locale" in words_in((STATIC / "lists.js").read_text(encoding="utf-8"))
     assert {"awake_refused"} <= {call.key for call in CALLS if call.path == "awake.js"}
     assert len(CALLS) > 80
 
 
-def test_every_key_a_script_uses_exists_with_its_english_text(app: Flask) -> None:
-    messages = english(app)
+def test_the_server_reads_every_call_as_written() -> None:
+    """Babel's extractor (web/script_words.py, and pybabel) and this file's reader find the same
+    words: each key once, with one English (the served script leaves it out: web/assets.py,
+    without_fallbacks)."""
+    assert {call.key for call in CALLS} == set(WORDS) - set(VALUES)
     for call in CALLS:
         where = f"{call.path}:{call.line} {call.key}"
-        assert call.key in messages, f"{where}: not in JS_MESSAGES"
-        # The fallback is the msgid, byte for byte: the script reads as the page will (the
-        # served script leaves the fallback out: web/assets.py, without_fallbacks).
-        assert call.fallback == messages[call.key], where
+        assert call.fallback == WORDS[call.key], where
         assert call.has_params == any(PLACEHOLDER.search(t) for t in texts(call.fallback)), (
             f"{where}: placeholders and params go together"
         )
 
 
-def test_every_message_is_used_and_well_formed(app: Flask) -> None:
-    used = {call.key for call in CALLS}
-    assert set(JS_MESSAGES) - used == set(), "messages no script uses"
-    for key, message in english(app).items():
+def test_every_word_is_in_the_catalogue_and_well_formed() -> None:
+    with CATALOGUE.open("rb") as file:
+        catalogue = read_po(file)
+    for key, message in WORDS.items():
+        if key in VALUES:
+            continue
+        found = catalogue.get(message[0] if isinstance(message, tuple) else message)
+        assert found is not None, f"{key}: not in messages.pot (make messages)"
+        if isinstance(message, tuple):
+            assert found.id == message, f"{key}: a plural in the catalogue too"
         assert re.fullmatch(r"[a-z][a-z0-9_]*", key), key
         for text in texts(message):
             assert text.strip(), key
             # Named placeholders only: a translation may move them.
             assert "%" not in PLACEHOLDER.sub("", text), f"{key}: only %(name)s placeholders"
     # A plural is one message with every form, said with tn(): no `_one` / `_other` pairs.
-    assert not [key for key in JS_MESSAGES if key.endswith(("_one", "_other"))]
-    for call in CALLS:
-        assert isinstance(call.fallback, tuple) == isinstance(JS_MESSAGES[call.key], LazyPlural), (
-            f"{call.path}: {call.key} is said with tn() exactly when it is a plural"
-        )
+    assert not [key for key in WORDS if key.endswith(("_one", "_other"))]
 
 
 # ---- The block on the pages. ----
@@ -280,7 +281,7 @@ def page_urls(client: FlaskClient) -> list[str]:
 def keys_of(scripts: set[str]) -> set[str]:
     """The keys the named scripts (or the scripts of the named bundles) look up."""
     files = {part for name in scripts for part in BUNDLES.get(name, (name,))}
-    return {call.key for call in CALLS if call.path in files}
+    return {key for f in files for key in words_in((STATIC / f).read_text(encoding="utf-8"))}
 
 
 def scripts_of(page: str) -> tuple[set[str], set[str]]:
@@ -345,6 +346,8 @@ def test_the_block_speaks_the_page_language(client: FlaskClient) -> None:
             {"round_form_went_out.js", "tile_keys.js", "keypad.js", "offline_send.js"}
         )
         for key, said in (checker | on_the_form).items():
+            if key in VALUES:
+                continue
             # A translation keeps the placeholders the script fills, and is one.
             english_text = texts(next(c.fallback for c in CALLS if c.key == key))[-1]
             for text in texts(said):
@@ -377,8 +380,7 @@ def test_on_demand_scripts_bring_their_words(app: Flask, client: FlaskClient) ->
     assert response.status_code == 200
     assert response.mimetype == "text/javascript"
     assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
-    with app.test_request_context(headers={"Accept-Language": "fr"}):
-        french = str(JS_MESSAGES["keypad_tap_tile"])
+    french = as_handed(app, "fr")["keypad_tap_tile"]
     assert french != "Tap a tile to add it, a chosen tile to take it off."
     assert json.dumps(french, ensure_ascii=False) in response.get_data(as_text=True)
     other = words.replace("/fr/", "/da/")
