@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from common import ROOT, machine, table, version_of  # noqa: E402
 
-SECTIONS = ("rules_engine", "taps", "live", "page_weight", "throughput", "scale")
+SECTIONS = ("rules_engine", "taps", "post_profile", "live", "page_weight", "throughput", "scale")
 OUTPUT = ROOT / "docs" / "PERFORMANCE.md"
 GOAL = re.compile(r"\*\*Goal:\s*(.+?)\*\*", re.S)
 RESULT = re.compile(r"\*\*Result:\s*(.+?)\*\*", re.S)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import sqlalchemy as sa
 
@@ -24,17 +24,28 @@ from scorekeeper.rules.players import name_key
 from scorekeeper.services.changes import Change, round_change
 from scorekeeper.services.errors import bad_request, not_found
 from scorekeeper.services.sessions import (
+    Locked,
     RoundView,
     SessionView,
     Stamp,
+    StoredEntry,
+    StoredRound,
     checked_key,
     checked_version,
     load_session,
+    round_view,
+    table_rows,
     touch,
     view_of,
     writing,
-    written_stamp,
+    writing_rounds,
 )
+
+R = TypeVar("R", Round, StoredRound)
+# The tables a write of rounds changes with statements of its own (Core: no ORM bookkeeping,
+# no flush, for rows it holds as StoredRound).
+ROUNDS = db.metadata.tables["rounds"]
+ENTRIES = db.metadata.tables["entries"]
 
 # No entry of a real game comes near this; it keeps every number inside a database integer.
 LARGEST_NUMBER = 1_000_000
@@ -176,7 +187,7 @@ def _entry_lines(gs: GameSession, scored: ScoredRound) -> list[dict[str, Any]]:
 SAME_ROUND = ("rack_value", "tiles", "tile_count", "score")
 
 
-def _same_round(gs: GameSession, rnd: Round, request: RoundRequest) -> bool:
+def _same_round(gs: GameSession, rnd: Round | StoredRound, request: RoundRequest) -> bool:
     """Whether a request describes the stored round `rnd`: what it would write (scored as a
     save would, its flags taken as confirmed) is what the round holds. A request that no
     longer scores (a player renamed since) is not that round."""
@@ -215,12 +226,14 @@ def _tiles_text(scored: ScoredRound, player: str, played_with: str) -> str | Non
 class Written(NamedTuple):
     """A round as a write left it, with its session and the session's stamp as the same write
     left them: what answers a round saved in place is drawn from these, not read again after
-    the commit. `created`: False when an idempotency key named a round stored before."""
+    the commit. `created`: False when an idempotency key named a round stored before;
+    `before`: an edited round's inputs before the edit (round_body), for its Undo."""
 
     round: RoundView
     session: SessionView
     stamp: Stamp
     created: bool = True
+    before: dict[str, Any] | None = None
 
 
 def add_round(session_id: int, body: object) -> Written:
@@ -230,13 +243,14 @@ def add_round(session_id: int, body: object) -> Written:
     once get consecutive numbers, or, when both name the same round, one of them is told.
     """
     seen = checked_version(body.get("version") if isinstance(body, Mapping) else None)
-    with writing(session_id) as gs:
+    with writing_rounds(session_id) as locked:
+        gs, stored = locked.session, locked.rounds
         request = parse_body(body, Settings.from_dict(gs.rules))
-        if request.key and (existing := _round_by_key(gs, request.key)):
+        if request.key and (existing := _round_by_key(stored, request.key)):
             if not _same_round(gs, existing, request):
                 raise _key_reused(existing.number)
-            return _written(gs, existing.number, created=False)
-        number = len(gs.rounds) + 1
+            return _written(locked, existing.number, created=False)
+        number = len(stored) + 1
         if request.number is not None and request.number != number:
             if 1 <= request.number < number:
                 raise _duplicate(request.number)
@@ -245,18 +259,48 @@ def add_round(session_id: int, body: object) -> Written:
         if seen is not None and (gs.numbering_version > seen or seen > gs.version):
             raise _renumbered(number)
         scored = _score(gs, request)
-        if len(gs.rounds) >= gs.rounds_planned:
+        if len(stored) >= gs.rounds_planned:
             raise RulesError.one(
                 "session_complete",
                 "The agreed %(rounds)d rounds are played: agree to play another round first.",
                 rounds=gs.rounds_planned,
             )
-        rnd = Round(session=gs, number=number, idempotency_key=request.key)
-        _write_entries(gs, rnd, scored)
-        db.session.add(rnd)
-        touch(gs, round_change("round_added", number), rnd)
-        written = _written(gs, number)
+        new = _stored(gs, scored, number, request.key)
+        stored.append(new)
+        touch(gs, round_change("round_added", number), rows=table_rows(stored))
+        new.version = gs.version
+        new.id = db.session.execute(
+            sa.insert(ROUNDS)
+            .values(
+                session_id=gs.id,
+                number=number,
+                ending=new.ending,
+                winner_seat_id=new.winner_seat_id,
+                idempotency_key=request.key,
+                version=new.version,
+            )
+            .returning(ROUNDS.c.id)
+        ).scalar_one()
+        _insert_entries(new)
+        written = _written(locked, number)
     return written
+
+
+def _stored(gs: GameSession, scored: ScoredRound, number: int, key: str | None) -> StoredRound:
+    """A scored round as it is about to be stored (its id and version still to come)."""
+    entries = [
+        StoredEntry(**{k: v for k, v in line.items() if k != "seat"}, seat_id=line["seat"].id)
+        for line in _entry_lines(gs, scored)
+    ]
+    winner = next((s.id for s in gs.seats if s.name == scored.winner), None)
+    return StoredRound(0, number, scored.ending, winner, key, 0, entries)
+
+
+def _insert_entries(rnd: StoredRound) -> None:
+    """Store a round's entries, in one statement."""
+    db.session.execute(
+        sa.insert(ENTRIES), [{"round_id": rnd.id, **vars(entry)} for entry in rnd.entries]
+    )
 
 
 def _duplicate(number: int) -> RulesError:
@@ -278,8 +322,8 @@ def _renumbered(number: int) -> RulesError:
     )
 
 
-def _round_by_key(gs: GameSession, key: str) -> Round | None:
-    return next((r for r in gs.rounds if r.idempotency_key == key), None)
+def _round_by_key(rounds: Sequence[R], key: str) -> R | None:
+    return next((r for r in rounds if r.idempotency_key == key), None)
 
 
 def _find_round(gs: GameSession, number: int) -> Round:
@@ -289,14 +333,24 @@ def _find_round(gs: GameSession, number: int) -> Round:
     return rnd
 
 
-def _written(gs: GameSession, number: int, *, created: bool = True) -> Written:
-    """The round `number` and its session as this write leaves them (read from the objects
-    written, not from the database again: the commit follows in the same transaction, or
+def _written(
+    locked: Locked,
+    number: int,
+    *,
+    created: bool = True,
+    before: dict[str, Any] | None = None,
+) -> Written:
+    """The round `number` and its session as this write leaves them (drawn from what it
+    wrote, not read from the database again: the commit follows in the same transaction, or
     nothing does)."""
-    db.session.flush()
-    session = view_of(gs)
+    session = view_of(locked.session, locked.rounds)
     found = next(r for r in session.rounds if r.number == number)
-    return Written(found, session, written_stamp(gs), created)
+    return Written(found, session, _stamp(locked), created, before)
+
+
+def _stamp(locked: Locked) -> Stamp:
+    """The session's stamp as the write in progress leaves it."""
+    return Stamp(locked.session.id, locked.session.version, locked.generation)
 
 
 def _view(gs: GameSession, number: int) -> RoundView:
@@ -316,24 +370,41 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
     only: when it has changed, moved to another number or gone, stale_round (nothing changes).
     """
     seen = body.get("version") if isinstance(body, Mapping) else None
-    with writing(session_id) as gs:
-        rnd = _round_seen(gs, number, checked_version(seen))
+    with writing_rounds(session_id) as locked:
+        gs = locked.session
+        old = _round_seen(locked, number, checked_version(seen))
         request = parse_body(body, Settings.from_dict(gs.rules))
-        _rewrite(gs, rnd, _score(gs, request))
-        touch(gs, round_change("round_changed", number), rnd)
-        written = _written(gs, number)
+        before = round_body(round_view(old, _names(gs)))
+        new = _stored(gs, _score(gs, request), number, old.idempotency_key)
+        new.id = old.id
+        locked.rounds[locked.rounds.index(old)] = new
+        touch(gs, round_change("round_changed", number), rows=table_rows(locked.rounds))
+        new.version = gs.version
+        db.session.execute(sa.delete(ENTRIES).where(ENTRIES.c.round_id == old.id))
+        db.session.execute(
+            sa.update(ROUNDS)
+            .where(ROUNDS.c.id == old.id)
+            .values(ending=new.ending, winner_seat_id=new.winner_seat_id, version=new.version)
+        )
+        _insert_entries(new)
+        written = _written(locked, number, before=before)
     return written
 
 
-def _round_seen(gs: GameSession, number: int, seen: int | None) -> Round:
+def _names(gs: GameSession) -> dict[int, str]:
+    """Seat id to name, in seating order."""
+    return {seat.id: seat.name for seat in gs.seats}
+
+
+def _round_seen(locked: Locked, number: int, seen: int | None) -> StoredRound:
     """The round at `number`, when it is still the round of version `seen` (if given): an edit
     or a delete made from a view of one round never lands on another."""
-    rnd = next((r for r in gs.rounds if r.number == number), None)
+    rnd = next((r for r in locked.rounds if r.number == number), None)
     if seen is None or (rnd is not None and rnd.version == seen):
         if rnd is None:
             raise not_found("round", number)
         return rnd
-    moved = next((r for r in gs.rounds if r.version == seen), None)
+    moved = next((r for r in locked.rounds if r.version == seen), None)
     if moved is not None:
         raise RulesError.one(
             "stale_round",
@@ -352,7 +423,7 @@ def _round_seen(gs: GameSession, number: int, seen: int | None) -> Round:
             number=number,
             gone=True,
         )
-    current = _view(gs, number)
+    current = round_view(rnd, _names(locked.session))
     raise RulesError.one(
         "stale_round",
         "Someone changed round %(number)d meanwhile; it now reads %(scores)s. "
@@ -370,23 +441,34 @@ def _rewrite(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
 
 
 class Deleted(NamedTuple):
-    """A round's body as a delete removed it (so it can be restored), and the session's stamp
-    as the same write left it (for its Undo: never that of a write another phone made just
-    after)."""
+    """A round's body as a delete removed it (so it can be restored), and the session and its
+    stamp as the same write left them (for its answer and its Undo: never that of a write
+    another phone made just after)."""
 
     body: dict[str, Any]
     stamp: Stamp
+    session: SessionView
 
 
 def delete_round(session_id: int, number: int, version: int | None = None) -> Deleted:
-    """Remove a round; later rounds move up one. Returns its body (so it can be restored) and
-    the stamp of this write. With the `version` of the round it was asked for, only that round
-    (else stale_round)."""
-    with writing(session_id) as gs:
-        body = _remove(gs, _round_seen(gs, number, version).number)
-        touch(gs, round_change("round_deleted", number))
-        stamp = written_stamp(gs)
-    return Deleted(body, stamp)
+    """Remove a round; later rounds move up one. Returns its body (so it can be restored), and
+    the session and stamp as this write leaves them. With the `version` of the round it was
+    asked for, only that round (else stale_round)."""
+    with writing_rounds(session_id) as locked:
+        gs = locked.session
+        gone = _round_seen(locked, number, version)
+        body = round_body(round_view(gone, _names(gs)))
+        if gone.idempotency_key:  # put back with it, a save of it sent again is still this round
+            body["key"] = gone.idempotency_key
+        locked.rounds.remove(gone)
+        for later in locked.rounds[number - 1 :]:
+            later.number -= 1
+        touch(gs, round_change("round_deleted", number), rows=table_rows(locked.rounds))
+        db.session.execute(sa.delete(ROUNDS).where(ROUNDS.c.id == gone.id))  # entries cascade
+        if len(locked.rounds) >= number:
+            _shift(gs.id, after=number, by=-1, expire=False)
+        deleted = Deleted(body, _stamp(locked), view_of(gs, locked.rounds))
+    return deleted
 
 
 def _remove(gs: GameSession, number: int) -> dict[str, Any]:
@@ -415,7 +497,7 @@ def _insert(gs: GameSession, number: int, body: object) -> Round:
     request = parse_body(body, Settings.from_dict(gs.rules))
     scored = _score(gs, RoundRequest(request.entry, True, None, None))
     # Its idempotency key comes back with it, unless another round took it meanwhile.
-    key = request.key if request.key and not _round_by_key(gs, request.key) else None
+    key = request.key if request.key and not _round_by_key(gs.rounds, request.key) else None
     _shift(gs.id, after=number - 1, by=1)
     rnd = Round(session_id=gs.id, number=number, idempotency_key=key)
     _write_entries(gs, rnd, scored)
@@ -464,8 +546,9 @@ def _stale_undo() -> RulesError:
     )
 
 
-def _shift(session_id: int, after: int, by: int) -> None:
-    """Renumber the rounds after `after` by `by`, in two steps so no number is held twice."""
+def _shift(session_id: int, after: int, by: int, *, expire: bool = True) -> None:
+    """Renumber the rounds after `after` by `by`, in two steps so no number is held twice
+    (`expire`: the rounds loaded as objects are read again when next used)."""
     later = sa.and_(Round.session_id == session_id, Round.number > after)
     db.session.execute(sa.update(Round).where(later).values(number=-(Round.number + by)))
     db.session.execute(
@@ -473,7 +556,8 @@ def _shift(session_id: int, after: int, by: int) -> None:
         .where(Round.session_id == session_id, Round.number < 0)
         .values(number=-Round.number)
     )
-    db.session.expire_all()
+    if expire:
+        db.session.expire_all()
 
 
 def round_body(view: RoundView) -> dict[str, Any]:

@@ -127,6 +127,116 @@ class SessionsPage:
         return self.number > 1
 
 
+@dataclass(frozen=True)
+class StoredEntry:
+    """One entry of a round as a write reads it (Entry's columns), without ORM objects."""
+
+    seat_id: int
+    score: int
+    rack_value: int | None
+    tiles: str | None
+    tile_count: int | None
+    tile_count_entered: bool
+    flagged: bool
+
+
+@dataclass
+class StoredRound:
+    """A round as a write of rounds reads it (Round's columns and its entries), in one
+    statement for the whole session: what the write checks, changes and answers with."""
+
+    id: int
+    number: int
+    ending: str
+    winner_seat_id: int | None
+    idempotency_key: str | None
+    version: int
+    entries: list[StoredEntry]
+
+
+class Locked(NamedTuple):
+    """A session as a write of its rounds holds it (writing_rounds): its row and seats, its
+    rounds as read under the lock, in order, and the household's generation (for the stamp)."""
+
+    session: GameSession
+    rounds: list[StoredRound]
+    generation: str
+
+
+# The rounds of a session with their entries, in one statement (a round without entries too).
+_STORED_ROUNDS = (
+    sa.select(
+        Round.id,
+        Round.number,
+        Round.ending,
+        Round.winner_seat_id,
+        Round.idempotency_key,
+        Round.version,
+        Entry.seat_id,
+        Entry.score,
+        Entry.rack_value,
+        Entry.tiles,
+        Entry.tile_count,
+        Entry.tile_count_entered,
+        Entry.flagged,
+    )
+    .select_from(Round)
+    .outerjoin(Entry, Entry.round_id == Round.id)
+    .where(Round.session_id == sa.bindparam("session_id"))
+    .order_by(Round.number, Entry.seat_id)
+)
+
+
+def _stored_rounds(session_id: int) -> list[StoredRound]:
+    rounds: list[StoredRound] = []
+    for row in db.session.execute(_STORED_ROUNDS, {"session_id": session_id}):
+        if not rounds or rounds[-1].id != row.id:
+            rounds.append(
+                StoredRound(
+                    row.id,
+                    row.number,
+                    row.ending,
+                    row.winner_seat_id,
+                    row.idempotency_key,
+                    row.version,
+                    [],
+                )
+            )
+        if row.seat_id is not None:
+            rounds[-1].entries.append(
+                StoredEntry(
+                    row.seat_id,
+                    row.score,
+                    row.rack_value,
+                    row.tiles,
+                    row.tile_count,
+                    row.tile_count_entered,
+                    row.flagged,
+                )
+            )
+    return rounds
+
+
+# The tables touch writes with statements of its own (Core: no ORM flush).
+SESSIONS = db.metadata.tables["sessions"]
+SEATS = db.metadata.tables["seats"]
+
+# A row of a session's table as touch derives its summary from it: (round number, seat id,
+# score, the round's winner seat id); seat and score None for a round without entries.
+TableRow = tuple[int, int | None, int | None, int | None]
+
+
+def table_rows(rounds: Iterable[StoredRound]) -> list[TableRow]:
+    """The (round number, seat id, score, winner seat id) rows that touch derives the
+    session's summary from, as its own statement would read them."""
+    rows: list[TableRow] = []
+    for rnd in rounds:
+        rows += [(rnd.number, e.seat_id, e.score, rnd.winner_seat_id) for e in rnd.entries]
+        if not rnd.entries:
+            rows.append((rnd.number, None, None, rnd.winner_seat_id))
+    return rows
+
+
 def _session_query() -> sa.Select[GameSession]:
     return sa.select(GameSession).options(
         so.selectinload(GameSession.seats),
@@ -134,21 +244,26 @@ def _session_query() -> sa.Select[GameSession]:
     )
 
 
-def load_session(session_id: int) -> GameSession:
-    """The session with its seats, rounds and entries, or NotFound."""
+def load_session(session_id: int, *, lock: bool = False) -> GameSession:
+    """The session with its seats, rounds and entries, or NotFound; `lock`: its row locked
+    for a write (FOR UPDATE OF sessions on PostgreSQL; SQLite's write is locked as it began)."""
     if not 1 <= session_id <= MAX_ID:
         raise not_found("session", session_id)
-    found = db.session.scalars(_session_query().where(GameSession.id == session_id)).first()
+    query = _session_query().where(GameSession.id == session_id)
+    if lock:
+        query = query.with_for_update(of=GameSession)
+    found = db.session.scalars(query).first()
     if found is None:
         raise not_found("session", session_id)
     return found
 
 
-def view_of(gs: GameSession) -> SessionView:
-    """Turn the rows of a session into its table, standings included."""
+def view_of(gs: GameSession, stored: Sequence[StoredRound] | None = None) -> SessionView:
+    """Turn the rows of a session into its table, standings included (its rounds as a write
+    read them, `stored`, or else its rounds as loaded with it)."""
     settings = Settings.from_dict(gs.rules)
     names = {seat.id: seat.name for seat in gs.seats}
-    rounds = [round_view(rnd, names) for rnd in gs.rounds]
+    rounds = [round_view(rnd, names) for rnd in (gs.rounds if stored is None else stored)]
     players = tuple(names.values())
     table = standings(
         players, [r.scores for r in rounds], gs.rounds_planned, settings.drop_worst_round
@@ -170,7 +285,7 @@ def view_of(gs: GameSession) -> SessionView:
     )
 
 
-def round_view(rnd: Round, names: Mapping[int, str]) -> RoundView:
+def round_view(rnd: Round | StoredRound, names: Mapping[int, str]) -> RoundView:
     """One row of the table from its stored round (`names`: seat id to name, in seating
     order), its entries in seating order."""
     entries = {
@@ -597,42 +712,63 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
     return get_session(session_id)
 
 
-def touch(gs: GameSession, change: Change | None = None, written: Round | None = None) -> None:
+def touch(
+    gs: GameSession,
+    change: Change | None = None,
+    written: Round | None = None,
+    rows: Sequence[TableRow] | None = None,
+) -> None:
     """Mark a session changed: its version moves on, the other phones are told what changed
     (`change`, a code and its params: round_added, round 3), and its summary (rounds played,
     standing, each seat's line) and finish are derived again from its rounds as they now stand,
     in the same transaction. The round `written` takes the new version as its own: no other
     round of the session ever had it. A change that adds, removes or renumbers rounds
-    (changes.RENUMBERING) moves `numbering_version` to it too."""
-    gs.version += 1
-    if written is not None:
-        written.version = gs.version
+    (changes.RENUMBERING) moves `numbering_version` to it too.
+
+    `rows`: the session's table as the write leaves it (table_rows), from a write that holds
+    it (writing_rounds); the session's row is then written by a statement of its own, else by
+    the ORM's flush with the write's other changes, after the table is read here."""
+    version = gs.version + 1
     change = change or Change(changes.GENERIC)
-    if change.code in changes.RENUMBERING:
-        gs.numbering_version = gs.version
-    gs.change = change.stored()
-    rows = db.session.execute(  # flushes this write's changes first (autoflush)
-        sa.select(Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
-        .select_from(Round)
-        .outerjoin(Entry, Entry.round_id == Round.id)
-        .where(Round.session_id == gs.id)
-    ).all()
+    read = rows is None
+    if rows is None:
+        rows = db.session.execute(  # flushes this write's changes first (autoflush)
+            sa.select(Round.number, Entry.seat_id, Entry.score, Round.winner_seat_id)
+            .select_from(Round)
+            .outerjoin(Entry, Entry.round_id == Round.id)
+            .where(Round.session_id == gs.id)
+        ).all()
     names = {seat.id: seat.name for seat in gs.seats}
     table = table_of(names, [row[:3] for row in rows], gs.rounds_planned, gs.rules)
-    gs.rounds_played = table.rounds_played
-    gs.standing = standing_of(table)
+    values: dict[str, Any] = {
+        "version": version,
+        "change": change.stored(),
+        "rounds_played": table.rounds_played,
+        "standing": standing_of(table),
+        "finished_at": finished_at_of(table, gs.finished_at),
+    }
+    if change.code in changes.RENUMBERING:
+        values["numbering_version"] = version
+    if written is not None:
+        written.version = version
+    if read:
+        for column, value in values.items():
+            setattr(gs, column, value)
+    else:  # updated_at: by its column's onupdate
+        db.session.execute(sa.update(SESSIONS).where(SESSIONS.c.id == gs.id).values(values))
+        for column, value in values.items():
+            so.attributes.set_committed_value(gs, column, value)
     lines = seat_lines(names, table, rows)
     changed = [
-        {"id": seat.id, **lines[seat.id]}
+        {"seat": seat.id, **lines[seat.id]}
         for seat in gs.seats
         if any(getattr(seat, column) != value for column, value in lines[seat.id].items())
     ]
     if changed:  # the seats whose line changed, in one batch of updates
-        db.session.execute(sa.update(Seat), changed)
+        db.session.execute(sa.update(SEATS).where(SEATS.c.id == sa.bindparam("seat")), changed)
         for seat in gs.seats:
             for column, value in lines[seat.id].items():
                 so.attributes.set_committed_value(seat, column, value)
-    gs.finished_at = finished_at_of(table, gs.finished_at)
 
 
 def finished_at_of(table: Standings, finished_at: datetime | None) -> datetime | None:
@@ -687,16 +823,6 @@ class Stamp:
     def tag(self) -> str:
         """The opaque text of the session's ETag: `s<id>-v<version>-<generation>`."""
         return f"s{self.id}-v{self.version}-{self.generation or '0'}"
-
-
-def written_stamp(gs: GameSession) -> Stamp:
-    """The stamp of a session as the write in progress leaves it, read in that write's
-    transaction: what answers the write (its table, its Undo) carries this write's stamp, never
-    that of a write another phone made just after."""
-    generation = db.session.scalar(
-        sa.select(Household.generation).where(Household.id == HOUSEHOLD_ID)
-    )
-    return Stamp(gs.id, gs.version, generation or "")
 
 
 # Where household_and_stamp keeps the stamp it read, for session_stamp in the same request.
@@ -831,11 +957,34 @@ def writing(session_id: int) -> Iterator[GameSession]:
     """
     begin_write()
     try:
-        if 1 <= session_id <= MAX_ID:
-            db.session.execute(
-                sa.select(GameSession.id).where(GameSession.id == session_id).with_for_update()
-            )
-        yield load_session(session_id)
+        yield load_session(session_id, lock=True)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+@contextmanager
+def writing_rounds(session_id: int) -> Iterator[Locked]:
+    """writing() for a write of rounds: the session's row (locked as writing() locks it, read
+    with the household's generation) and its seats, and its rounds with their entries in one
+    statement, not as ORM objects: the write changes them with statements of its own, and
+    touch(..., rows=...) and view_of(..., stored) take them as it leaves them."""
+    begin_write()
+    try:
+        if not 1 <= session_id <= MAX_ID:
+            raise not_found("session", session_id)
+        # The generation moves only with a restore or an import, which close the app first.
+        found = db.session.execute(
+            sa.select(GameSession, Household.generation)
+            .outerjoin(Household, Household.id == HOUSEHOLD_ID)
+            .where(GameSession.id == session_id)
+            .options(so.selectinload(GameSession.seats))
+            .with_for_update(of=GameSession)
+        ).first()
+        if found is None:
+            raise not_found("session", session_id)
+        yield Locked(found[0], _stored_rounds(session_id), found[1] or "")
         db.session.commit()
     except BaseException:
         db.session.rollback()

@@ -122,13 +122,9 @@ def new(session_id: int) -> str | Response | tuple[str, int]:
 @no_store
 def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Change a round: the same form, filled with what was typed; scores are derived again."""
-    view = get_session(session_id)
-    # A Save from a page left open names its round by version: that round may have moved to
-    # another number or gone (the service then says stale_round), so only a GET needs it here.
-    stored = next((r for r in view.rounds if r.number == number), None)
     if request.method == "GET":
-        if stored is None:
-            abort(404)
+        view = get_session(session_id)
+        stored = _round_or_404(view, number)
         data = round_form_data(rounds.round_body(stored), view.players)
         data["ending"] = _ending_asked(stored.ending)
         data["version"] = str(stored.version)
@@ -142,13 +138,13 @@ def edit(session_id: int, number: int) -> str | Response | tuple[str, int]:
         body.pop("key", None)
         body.pop("number", None)
         written = rounds.replace_round(session_id, number, body)
-        if stored is not None and written.stamp.version == view.version + 1:  # nobody else wrote
-            remember_undo("edit", written.stamp, number, rounds.round_body(stored))
-        else:
-            forget_undo()
+        remember_undo("edit", written.stamp, number, written.before)
         return written
 
-    return _record(session_id, round_form(view.players, fresh_key=False), save, number, view)
+    # A Save from a page left open names its round by version: that round may have moved to
+    # another number or gone (the service then says stale_round). The save reads the session
+    # itself; before it, only the seats (for the form's fields).
+    return _record(session_id, round_form(seating(session_id), fresh_key=False), save, number)
 
 
 def _record(
@@ -281,10 +277,11 @@ def _round_page(
 @no_store
 def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
     """Ask first; after the delete the session page offers an Undo. The page carries the
-    version of the round it shows: a delete from a page left open removes that round or none."""
-    view = get_session(session_id)
+    version of the round it shows: a delete from a page left open removes that round or none.
+    Asked by the session page's script, the answer is the new live table, to put in place."""
     form = DeleteRoundForm()
     if request.method == "GET" or not form.validate_on_submit():
+        view = get_session(session_id)
         stored = _round_or_404(view, number)
         form.version.data = str(stored.version)
         return render_template("rounds/delete.html", view=view, round=stored, form=form)
@@ -303,6 +300,8 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
         )
         return page, status_for(error)
     remember_undo("delete", deleted.stamp, number, deleted.body)
+    if wants_fragment():  # the table as this delete left it, not read again
+        return live_part(deleted.session, deleted.stamp)
     return redirect(url_for("sessions.show", session_id=session_id))
 
 

@@ -38,7 +38,6 @@ from scorekeeper.web.forms import (
     SCORING_SETTINGS,
     SETTING_LABELS,
     TABLE_SETTINGS,
-    ButtonForm,
     NewSessionForm,
     NotesForm,
     RenameForm,
@@ -351,7 +350,6 @@ def _live_context(view: SessionView, stamp: sessions.Stamp) -> dict[str, Any]:
     return {
         "view": view,
         "table": view.standings,
-        "button": ButtonForm(formdata=None),
         "undo": pending_undo(stamp),
         "etag": f'W/"{etag_of(stamp, "table")}"',
         "stamp": stamp,

@@ -9,6 +9,7 @@ not. To check another URL, add it to URLS with its count.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -160,36 +161,66 @@ def test_each_page_sends_a_fixed_number_of_statements(
     assert counts == URLS
 
 
-# The household's state (the gate); the seats; the save: the session locked, then read (the
-# session, its rounds, seats and entries), the version moved on, the round and its four
-# entries written (one INSERT each on SQLite, one for all on PostgreSQL), the table's rows,
-# the summary and the seats' lines written, and the household's generation (the stamp of the
-# write, for its answer and its Undo). The answer is drawn from what the save wrote.
-POST_IN_PLACE = {"sqlite": 18, "postgresql": 15}
+# A round added, changed or deleted in place on the session page (the POST answered with the
+# new live table, drawn from what the write left, not read again). Each: the household's state
+# (the gate); for an add or a change, the seats (for the form's fields); then the write: the
+# session's row locked (FOR UPDATE OF sessions on PostgreSQL; SQLite's write lock is taken by
+# its BEGIN IMMEDIATE) and read with the household's generation (the stamp of its answer and
+# its Undo), its seats, its rounds with their entries in one statement, the session's row and
+# the seats' lines written once each, and then the round:
+IN_PLACE = {
+    "add": 9,  # + the round, and its entries in one statement
+    "change": 10,  # + its entries deleted, the round, its new entries in one statement
+    "delete the last round": 7,  # + the round (its entries go with it)
+    "delete the first round": 9,  # + the round, and the later rounds renumbered in two steps
+}
+# What the session page's script sends with a POST in place (static/entry.js).
+IN_PLACE_HEADERS = {"X-Requested-With": "fetch"}
 
 
-@pytest.mark.parametrize("rounds_before", [1, 50])
-def test_a_round_saved_in_place_reads_the_session_once(
-    app: Flask, make_app: Callable[..., Flask], rounds_before: int
+def hidden(page: str) -> dict[str, str]:
+    """The hidden fields of a page's form (the round's key, number, version)."""
+    return dict(
+        re.findall(r'<input[^>]*?name="(\w+)"[^>]*?type="hidden"[^>]*?value="([^"]*)"', page)
+        + re.findall(r'<input[^>]*?type="hidden"[^>]*?name="(\w+)"[^>]*?value="([^"]*)"', page)
+    )
+
+
+@pytest.mark.parametrize("rounds_before", [2, 50])
+@pytest.mark.parametrize("step", list(IN_PLACE))
+def test_a_round_changed_in_place_reads_the_session_once(
+    app: Flask, make_app: Callable[..., Flask], rounds_before: int, step: str
 ) -> None:
-    """Saving a round from the session page (the POST in place, answered with the new live
-    table): a fixed number of statements, and the session's rounds read once, by the save,
-    whose table the answer draws; before the save only its seats (for the form's fields)."""
+    """Adding, changing or deleting a round from the session page (the POST in place,
+    answered with the new live table): a fixed number of statements whatever the number of
+    rounds, and the session's rounds read once, by the write, whose table the answer draws."""
     session_id = seed(app, 1, rounds_before)["session"]
     fresh = make_app()
     client = fresh.test_client()
-    number = rounds_before + 1
-    body = {"ending": "went_out", "winner": "0", "rack_1": "22", "rack_2": "55", "rack_3": "8"}
+    racks = {"ending": "went_out", "winner": "0", "rack_1": "22", "rack_2": "55", "rack_3": "8"}
+    last = rounds_before
+    url, form, said = {
+        "add": ("rounds/new", racks, f"Round {last + 1} saved."),
+        "change": (f"rounds/{last}/edit", racks, f"Round {last} changed."),
+        "delete the last round": (f"rounds/{last}/delete", {}, f"Round {last} deleted."),
+        "delete the first round": ("rounds/1/delete", {}, "Round 1 deleted."),
+    }[step]
+    path = f"/sessions/{session_id}/{url}"
+    page = client.get(path + ("?fragment=1" if "delete" not in step else ""))
+    assert page.status_code == 200
     with counting(fresh) as sent:
         response = client.post(
-            f"/sessions/{session_id}/rounds/new",
-            data={**body, "number": str(number), "key": "k" * 32},
-            headers={"X-Requested-With": "fetch"},
+            path, data={**hidden(page.get_data(as_text=True)), **form}, headers=IN_PLACE_HEADERS
         )
     assert response.status_code == 200
-    assert f"Round {number} saved." in response.get_data(as_text=True)
-    whole_reads = [s for s in sent if "FROM rounds \nWHERE rounds.session_id IN" in s]
+    text = response.get_data(as_text=True)
+    assert 'id="live"' in text and said in text, text
+    whole_reads = [s for s in sent if s.lstrip().startswith("SELECT") and "FROM rounds" in s]
     assert len(whole_reads) == 1, whole_reads
+    assert len(sent) == IN_PLACE[step], "\n".join(sent)
     with fresh.app_context():
-        dialect = db.engine.dialect.name
-    assert len(sent) == POST_IN_PLACE[dialect], "\n".join(sent)
+        locks = {"postgresql": 1, "sqlite": 0}[db.engine.dialect.name]
+    assert [s for s in sent if "FOR UPDATE" in s] == [
+        s for s in sent if "FOR UPDATE OF sessions" in s
+    ]
+    assert len([s for s in sent if "FOR UPDATE" in s]) == locks
