@@ -109,6 +109,21 @@ def open_cards_entry(page: Page) -> None:
     open_entry(page)
 
 
+def draft_back(page: Page, taken: bool = False) -> None:
+    """A round typed in place, the page reloaded: the draft open again, saying so; `taken`:
+    another phone saved that round meanwhile (a session of its own, made here)."""
+    base = base_of(page)
+    own = api(base, "/sessions", {"players": FAMILY, "rounds": 6, "name": "Sunday with Mormor"})
+    api(base, f"/sessions/{own['id']}/rounds", went_out(FAMILY, "Sofie", [23, 8, 41]))
+    page.goto(f"{base}/sessions/{own['id']}")
+    open_entry(page)
+    if taken:
+        api(base, f"/sessions/{own['id']}/rounds", went_out(FAMILY, "Peter", [12, 30, 5]))
+    page.reload()
+    page.wait_for_selector("#offline-notice:not([hidden])")
+    page.evaluate("document.getElementById('entry').scrollIntoView()")
+
+
 def thirty_known(page: Page) -> None:
     """Thirty players played before (made here, after the other screens)."""
     base = base_of(page)
@@ -214,6 +229,9 @@ SCREENS: list[tuple[str, str, Action, bool]] = [
     # One message per problem (issue #24, item 8).
     ("round-typo", "/sessions/{mid}", typo_asked, False),
     ("round-paper-refused", "/sessions/{mid}/rounds/new?ending=scores", paper_refused, False),
+    # Issue #24: a round typed in place comes back after a reload, as left or moved past.
+    ("round-draft", "/", draft_back, False),
+    ("round-draft-taken", "/", lambda page: draft_back(page, taken=True), False),
     # Last: it makes a session of its own.
     ("new-session-after-six", "/sessions/new", after_six, False),
 ]

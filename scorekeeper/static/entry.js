@@ -116,6 +116,7 @@
     }
     form.dispatchEvent(new Event("change", { bubbles: true })); // the preview of what was carried
     focusIn(form, fault);
+    document.dispatchEvent(new CustomEvent("scorekeeper:entry-opened", { detail: { number: form.elements.number.value } }));
     return true;
   };
 
@@ -151,6 +152,7 @@
     const html = await response.text();
     if (response.ok && window.ScorekeeperLive && window.ScorekeeperLive.swap(html)) {
       close(holder);
+      document.dispatchEvent(new CustomEvent("scorekeeper:entry-saved"));
       return;
     }
     if ([409, 422].includes(response.status) && (await place(holder, html, { fault: true }))) return;
@@ -223,7 +225,7 @@
     if (title && roundOf) title.textContent = roundOf.textContent;
   };
 
-  window.ScorekeeperEntry = { submit, follow, askWho, renumber };
+  window.ScorekeeperEntry = { submit, follow, askWho, renumber, open };
 
   /* The round page's fragment's parent takes the fragment of another ending. */
   const page = document.getElementById("entry-fragment");

@@ -181,6 +181,14 @@
     }
   });
 
+  /* A round typed here and not saved (a draft of this session: static/draft.js, bundled with
+     the entry) comes back at once. */
+  try {
+    if (JSON.parse(localStorage.getItem("scorekeeper.drafts"))[location.pathname]) load(document.getElementById("entry").dataset.script);
+  } catch (error) {
+    /* none, or no round to type */
+  }
+
   schedule(INTERVAL);
 })();
 

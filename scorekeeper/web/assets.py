@@ -84,17 +84,22 @@ BUNDLES["checker_page.js"] = ("fetch_files.js", "tiles.js", "checker.js")
 # Who starts: the list joining (who draws again), then the draw; the turn clock adds itself.
 BUNDLES["who_starts_page.js"] = ("lists.js", "who_starts.js")
 BUNDLES["clock_page.js"] = ("lists.js", "who_starts.js", "clock.js")
+# The round entry in place on the session page, fetched at the first tap on a round (or at
+# once when this phone keeps a draft of the session's next round): the entry, then the drafts.
+BUNDLES["entry_in_place.js"] = ("entry.js", "draft.js")
 # Each tile keypad, fetched at its first opening: the keys of a tile keypad and the tiles'
 # names (tile_keys.js), then the round form's keypad or the checker's.
 BUNDLES["round_keypad.js"] = ("tile_keys.js", "keypad.js")
 BUNDLES["checker_keypad_page.js"] = ("tile_keys.js", "checker_keypad.js")
 # Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
 # language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
-# The session page fetches the round entry in place (entry.js) at the first tap on a round,
-# and it the round form's bundles; "Keep the screen on" its script (awake.js) at its first tap;
-# the round form the typo question's (round_typo.js) when an entry first looks like a typo.
+# The session page fetches the round entry in place (entry_in_place.js) at the first tap on a
+# round, and it the round form's bundles; the round page its entry.js at a switch of ending;
+# "Keep the screen on" its script (awake.js) at its first tap; the round form the typo
+# question's (round_typo.js) when an entry first looks like a typo.
 ON_DEMAND = (
     "entry.js",
+    "entry_in_place.js",
     "tiles.js",
     "round_keypad.js",
     "checker_keypad_page.js",
