@@ -89,6 +89,18 @@ def page(browser: object, live_server: str) -> Iterator[object]:
     context.close()
 
 
+@pytest.fixture
+def page_without_worker(browser: object, live_server: str) -> Iterator[object]:
+    """A phone page whose requests Playwright can route (no service worker in between)."""
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block"
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
 @pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest) -> str:
     """Each shared scenario runs once per engine: `-k webkit` picks WebKit's run."""

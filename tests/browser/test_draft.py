@@ -5,12 +5,11 @@ past comes back with the reason. What the server holds is read over the JSON API
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from phone import PHONE, api, starting_with
-from playwright.sync_api import Browser, Page, Route, expect
+from phone import api, starting_with
+from playwright.sync_api import Page, Route, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 DRAFTS = "scorekeeper.drafts"
@@ -154,18 +153,6 @@ def test_a_draft_after_rounds_were_deleted_says_its_new_number(
         "check the table before saving."
     )
     expect_round_2_typed(page, "Round 1 of 3")
-
-
-@pytest.fixture
-def page_without_worker(browser: Browser, live_server: str) -> Iterator[Page]:
-    """A phone page whose requests Playwright can route (no service worker in between)."""
-    context = browser.new_context(
-        viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block"
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def test_a_save_on_its_way_when_the_tab_closed_is_never_stored_twice(

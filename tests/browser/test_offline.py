@@ -8,12 +8,10 @@ or queue can never make a round look stored when it is not.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from phone import PHONE, api
-from playwright.sync_api import Browser, Page, expect
+from phone import api
+from playwright.sync_api import Page, expect
 
 QUEUE = "scorekeeper.offline-rounds"
 SAVED = "Saved on this phone; it will be sent when the network is back"
@@ -78,18 +76,6 @@ def test_a_round_typed_offline_is_kept_and_sent_once(page: Page, live_server: st
     replay = page.request.post(live_server + kept[0]["url"], form=fields)
     assert replay.ok and replay.url.endswith(f"/sessions/{session_id}")
     assert len(stored_rounds(live_server, session_id)) == 1
-
-
-@pytest.fixture
-def page_without_worker(browser: Browser, live_server: str) -> Iterator[Page]:
-    """A phone page whose requests Playwright can route (no service worker in between)."""
-    context = browser.new_context(
-        viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block"
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
 
 
 def test_a_round_is_kept_when_the_server_does_not_answer(
