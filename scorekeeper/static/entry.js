@@ -3,8 +3,12 @@
    answers with the new live table (swapped in by live.js: no page load) or with the form again
    and what is wrong. The same script switches the ending of a round form on the round page,
    keeping what was typed. Without it every link still opens the round page. Fetched by the
-   session page at the first tap on a round (live.js), and first in each round form's bundle
-   (web/assets.py, BUNDLES): defined once. */
+   session page when it is idle (live.js), which keeps the next round's went-out form here
+   hidden and ready: a tap on a name opens it and focuses the first rack within the tap itself
+   (Safari opens the keypad only so). A round's number in the table opens it here to change or
+   delete; Cancel and Escape close a round, storing nothing. Each open, save and close is told
+   to the page (scorekeeper:entry-opened, -saved, -closed). Also first in each round form's
+   bundle (web/assets.py, BUNDLES): defined once. */
 (() => {
   "use strict";
   if (window.ScorekeeperEntry || !window.fetch || !window.DOMParser) return;
@@ -12,6 +16,8 @@
   const ENDING_KEY = "scorekeeper.last-ending";
   const SEND_MS = 8000; // a save that gets no answer in this long is kept on the phone
   const words = new Set(); // the words scripts already run: once each
+  const tell = (name, detail) => document.dispatchEvent(new CustomEvent(`scorekeeper:${name}`, { detail }));
+  const box = () => document.getElementById("entry");
   const asFragment = (url) => {
     const made = new URL(url, location.href);
     made.searchParams.set("fragment", "1");
@@ -89,33 +95,100 @@
     (target && target.type === "radio" ? target.closest(".pick") : target || form).scrollIntoView({ block: "nearest" });
   };
 
+  /* The table's names and Total rows, copied above the round being typed (in_place.css keeps
+     them at the top of the screen); drawn again with each new table. */
+  const strip = (holder) => {
+    const table = document.querySelector("#scores-table table");
+    const old = holder.querySelector(".entry-strip");
+    const copy = document.createElement("div");
+    copy.className = "entry-strip";
+    copy.setAttribute("aria-hidden", "true");
+    if (table && table.tHead && table.tFoot) {
+      const small = document.createElement("table");
+      small.className = table.className;
+      small.append(table.tHead.cloneNode(true), table.tFoot.cloneNode(true));
+      copy.append(small);
+    }
+    if (old) old.replaceWith(copy);
+    else holder.prepend(copy);
+  };
+
+  /* A round now open in the holder: the scores kept in sight, and the page told. */
+  const opened = (holder, fragment) => {
+    holder.classList.add("entry-holder");
+    holder.hidden = false;
+    strip(holder);
+    try {
+      localStorage.setItem(ENDING_KEY, fragment.dataset.ending);
+    } catch (error) {
+      /* not remembered */
+    }
+    tell("entry-opened", { number: Number(fragment.dataset.number) });
+  };
+
   /* Put a fragment where the entry goes; `values` carried over from the form it replaces. It
      is shown, and typed in, only once its scripts run: before, its field with autofocus would
-     take the keys, and an Enter there post the round as a page. */
-  const place = async (holder, html, { values = [], fault = false } = {}) => {
+     take the keys, and an Enter there post the round as a page. `ready`: kept hidden for the
+     next tap on a name (nothing is put in place while a round is open). */
+  const place = async (holder, html, { values = [], fault = false, ready = false } = {}) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const fresh = doc.getElementById("entry-fragment");
     if (!fresh) return false;
+    if (ready && !holder.hidden) return true;
     const adopted = document.importNode(fresh, true);
     adopted.style.visibility = "hidden"; // in its place, but neither seen nor focusable yet
     const old = holder.querySelector("#entry-fragment");
     if (old) old.replaceWith(adopted);
     else holder.append(adopted);
-    holder.hidden = false;
+    if (!ready) opened(holder, adopted);
     const form = adopted.querySelector("#round-form");
     fill(form, values, adopted.dataset.ending);
-    try {
-      localStorage.setItem(ENDING_KEY, adopted.dataset.ending);
-    } catch (error) {
-      /* not remembered */
-    }
     try {
       await run(adopted);
     } finally {
       adopted.style.visibility = "";
     }
     form.dispatchEvent(new Event("change", { bubbles: true })); // the preview of what was carried
-    focusIn(form, fault);
+    if (ready) adopted.dataset.ready = "";
+    else focusIn(form, fault);
+    return true;
+  };
+
+  /* The next round's went-out form, fetched now and kept hidden in #entry (its data-ready
+     names it) while no round is open: a tap on a name then needs no fetch. */
+  let preparing = false;
+  const prepare = async () => {
+    const holder = box();
+    if (preparing || !holder || !holder.dataset.ready || !holder.hidden || holder.querySelector("#entry-fragment")) return;
+    preparing = true;
+    try {
+      const response = await fetch(asFragment(holder.dataset.ready), { credentials: "same-origin" });
+      if (response.ok && holder.isConnected) await place(holder, await response.text(), { ready: true });
+    } catch (error) {
+      /* a tap fetches it then */
+    } finally {
+      preparing = false;
+    }
+  };
+
+  /* A tap that opens a new went-out round (a name, or Add round when went-out was the last
+     ending) opens the form kept ready, within the tap: the name chosen, its rack hidden and the
+     first other rack focused by round_went_out.js at once. False when none is ready. */
+  const openReady = (holder, url) => {
+    const fragment = holder.querySelector("#entry-fragment[data-ready]");
+    const asked = new URL(url, location.href);
+    const ending = asked.searchParams.get("ending") || "went_out";
+    if (!fragment || !holder.hidden || ending !== "went_out" || asked.pathname !== new URL(holder.dataset.ready, location.href).pathname) return false;
+    const form = fragment.querySelector("#round-form");
+    const seat = asked.searchParams.get("winner");
+    const option = seat === null ? null : form.querySelector(`input[name="winner"][value="${CSS.escape(seat)}"]`);
+    delete fragment.dataset.ready;
+    opened(holder, fragment);
+    if (option) {
+      option.checked = true;
+      option.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    focusIn(form, false);
     return true;
   };
 
@@ -124,9 +197,18 @@
     if (!response.ok || !(await place(holder, await response.text(), options))) location.assign(url);
   };
 
+  /* Close the round: nothing stored; the page told, and the next round's form made ready. */
   const close = (holder) => {
     holder.textContent = "";
     holder.hidden = true;
+    delete holder.dataset.winner;
+    tell("entry-closed");
+    prepare();
+  };
+  const cancel = (holder) => {
+    close(holder);
+    const back = document.getElementById("add-round") || document.querySelector("#scores-table a");
+    if (back) back.focus();
   };
 
   /* Save in place: the live table answers (swapped in), or the form again with its problems
@@ -150,6 +232,7 @@
     }
     const html = await response.text();
     if (response.ok && window.ScorekeeperLive && window.ScorekeeperLive.swap(html)) {
+      tell("entry-saved");
       close(holder);
       return;
     }
@@ -179,15 +262,63 @@
         url = made.toString();
       }
     }
+    if (openReady(holder, url)) return true;
     const form = holder.querySelector("#round-form");
     const values = form && !link.hasAttribute("data-entry") ? typed(form) : [];
+    // Who went out stays chosen across the endings without one (back on went-out, it is).
+    const winner = values.find(([name]) => name === "winner");
+    if (link.hasAttribute("data-entry")) delete holder.dataset.winner;
+    else if (winner) holder.dataset.winner = winner[1];
+    else if (holder.dataset.winner) values.push(["winner", holder.dataset.winner]);
     open(holder, url, { values }).catch(() => location.assign(url));
     return true;
   };
+
+  /* Delete in place: the round's Delete asks once, here ("Delete round 3?"); Delete posts it in
+     the background, the new table (its Undo the message) put in place like a save's. */
+  const askDelete = (holder, yes) => {
+    const ask = holder.querySelector("[data-delete-ask]");
+    const link = holder.querySelector("a[data-delete]");
+    if (!ask || !link) return false;
+    ask.hidden = !yes;
+    link.hidden = yes;
+    (yes ? ask.querySelector("button") : link).focus();
+    return true;
+  };
+  const remove = async (form) => {
+    const holder = form.closest(".entry-holder");
+    const response = await fetch(form.action, {
+      method: "POST",
+      body: new URLSearchParams(Array.from(new FormData(form)).filter(([, v]) => typeof v === "string")),
+      headers: HEADERS,
+      credentials: "same-origin",
+    });
+    if (response.ok && window.ScorekeeperLive && window.ScorekeeperLive.swap(await response.text())) close(holder);
+    else form.submit();
+  };
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (event.defaultPrevented || !form.matches("#entry [data-delete-ask]")) return;
+    event.preventDefault();
+    if (form.dataset.sent) return;
+    form.dataset.sent = "1";
+    remove(form).catch(() => form.submit());
+  });
+
   document.addEventListener("click", (event) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+    const holder = event.target.closest(".entry-holder");
+    if (holder && event.target.closest("[data-cancel]")) return cancel(holder);
+    if (holder && event.target.closest("[data-keep]")) return askDelete(holder, false);
+    if (holder && event.target.closest("a[data-delete]") && askDelete(holder, true)) return event.preventDefault();
     const link = event.target.closest("a[data-entry], .entry-holder nav.tabs a");
     if (link && follow(link)) event.preventDefault();
+    return undefined;
+  });
+  /* Escape closes the round open in place (the tile keypad, when open, takes its own). */
+  document.addEventListener("keydown", (event) => {
+    const holder = event.key === "Escape" && !event.defaultPrevented ? box() : null;
+    if (holder && !holder.hidden && holder.classList.contains("entry-holder")) cancel(holder);
   });
 
   /* A tie on an empty pool, in place (round_pool_empty.js asks): the players tied are the
@@ -212,7 +343,14 @@
      table it names): its number, version and title; a round added or changed since is for
      the server to ask about at Save (409). */
   const renumber = (live, fresh) => {
-    const form = live.querySelector("#entry #round-form");
+    const holder = live.querySelector("#entry");
+    if (!holder) return;
+    if (holder.hidden) {
+      prepare();
+      return;
+    }
+    strip(holder);
+    const form = holder.querySelector("#round-form");
     if (!form || !fresh.querySelector(".went-out")) return;
     const { number, version, key } = form.elements;
     if (!key.value || Number(fresh.dataset.newest) > Number(version.value)) return;
@@ -228,4 +366,5 @@
   /* The round page's fragment's parent takes the fragment of another ending. */
   const page = document.getElementById("entry-fragment");
   if (page && page.parentElement) page.parentElement.classList.add("entry-holder");
+  prepare();
 })();

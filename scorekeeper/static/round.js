@@ -73,11 +73,39 @@
     return { value: tiles.reduce((sum, tile) => sum + valueOf(tile.id), 0), count: tiles.length };
   };
 
-  /* Enter's key says "next" on each field but the last shown of its kind, "done" there. */
+  /* The field after this one of its kind, shown; none on the last. */
+  const following = (input) => {
+    const group = fields(input.name.split("_")[0]).filter((f) => !f.disabled);
+    return group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
+  };
+  /* A visible way on by each rack (an iPhone's number pad has no Enter): "Next", and "Save" on
+     the last rack shown; out of the Tab order, which Enter already is. */
+  const onward = new Map();
+  fields("rack").forEach((input) => {
+    const next = button("", "secondary next-field");
+    next.tabIndex = -1;
+    next.addEventListener("click", () => {
+      const after = following(input);
+      if (after) after.focus();
+      else if (form.requestSubmit) form.requestSubmit(save);
+      else save.click();
+    });
+    input.parentNode.append(next);
+    onward.set(input, next);
+  });
+
+  /* Enter's key says "next" on each field but the last shown of its kind, "done" there; the
+     rack's own button alike. */
   const enterKeys = () => KINDS.forEach((kind) => {
     const shown = fields(kind).filter((input) => !input.disabled);
     shown.forEach((input, i) => {
-      input.enterKeyHint = i === shown.length - 1 ? "done" : "next";
+      const last = i === shown.length - 1;
+      input.enterKeyHint = last ? "done" : "next";
+      const next = onward.get(input);
+      if (!next) return;
+      next.textContent = last ? t("round_save", "Save") : t("round_next", "Next");
+      if (!last) next.setAttribute("aria-label", t("round_next_for", "Next after %(name)s", { name: nameOf(input) }));
+      else next.removeAttribute("aria-label");
     });
   });
   enterKeys();
@@ -146,8 +174,7 @@
     const input = event.target;
     const kind = (input.name || "").split("_")[0];
     if (event.key !== "Enter" || !KINDS.includes(kind)) return;
-    const group = fields(kind).filter((f) => !f.disabled);
-    const next = group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
+    const next = following(input);
     if (next) {
       event.preventDefault();
       next.focus();
