@@ -156,19 +156,19 @@
 
   /* The next round's went-out form, fetched now and kept hidden in #entry (its data-ready
      names it) while no round is open: a tap on a name then needs no fetch. */
-  let preparing = false;
-  const prepare = async () => {
+  let preparing = null; // while it is fetched and its scripts run: a tap then waits for it
+  const prepare = () => {
     const holder = box();
     if (preparing || !holder || !holder.dataset.ready || !holder.hidden || holder.querySelector("#entry-fragment")) return;
-    preparing = true;
-    try {
-      const response = await fetch(asFragment(holder.dataset.ready), { credentials: "same-origin" });
-      if (response.ok && holder.isConnected) await place(holder, await response.text(), { ready: true });
-    } catch (error) {
-      /* a tap fetches it then */
-    } finally {
-      preparing = false;
-    }
+    preparing = fetch(asFragment(holder.dataset.ready), { credentials: "same-origin" })
+      .then((response) => (response.ok && holder.isConnected ? response.text() : null))
+      .then((html) => html && place(holder, html, { ready: true }))
+      .catch(() => {
+        /* a tap fetches it then */
+      })
+      .then(() => {
+        preparing = null;
+      });
   };
 
   /* A tap that opens a new went-out round (a name, or Add round when went-out was the last
@@ -262,7 +262,12 @@
         url = made.toString();
       }
     }
-    if (openReady(holder, url)) return true;
+    if (preparing) preparing.then(() => go(holder, link, url));
+    else go(holder, link, url);
+    return true;
+  };
+  const go = (holder, link, url) => {
+    if (openReady(holder, url)) return;
     const form = holder.querySelector("#round-form");
     const values = form && !link.hasAttribute("data-entry") ? typed(form) : [];
     // Who went out stays chosen across the endings without one (back on went-out, it is).
@@ -271,7 +276,6 @@
     else if (winner) holder.dataset.winner = winner[1];
     else if (holder.dataset.winner) values.push(["winner", holder.dataset.winner]);
     open(holder, url, { values }).catch(() => location.assign(url));
-    return true;
   };
 
   /* Delete in place: the round's Delete asks once, here ("Delete round 3?"); Delete posts it in
