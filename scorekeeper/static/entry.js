@@ -15,6 +15,7 @@
   const HEADERS = { "X-Requested-With": "fetch" };
   const ENDING_KEY = "scorekeeper.last-ending";
   const SEND_MS = 8000; // a save that gets no answer in this long is kept on the phone
+  const OPENS = "a[data-entry], #scores-table a"; // a new round, or a round of the table
   const words = new Set(); // the words scripts already run: once each
   const tell = (name, detail) => document.dispatchEvent(new CustomEvent(`scorekeeper:${name}`, { detail }));
   const box = () => document.getElementById("entry");
@@ -154,13 +155,22 @@
     return true;
   };
 
-  /* The next round's went-out form, fetched now and kept hidden in #entry (its data-ready
-     names it) while no round is open: a tap on a name then needs no fetch. */
+  /* The next round's went-out form (a name's link under "Who went out?", without the name),
+     fetched now and kept hidden in #entry while no round is open: a tap on a name then needs
+     no fetch. None at the end of the evening. */
+  const readyUrl = () => {
+    const name = document.querySelector(".went-out a[data-entry]");
+    if (!name) return null;
+    const url = new URL(name.href);
+    url.searchParams.delete("winner");
+    return url;
+  };
   let preparing = null; // while it is fetched and its scripts run: a tap then waits for it
   const prepare = () => {
     const holder = box();
-    if (preparing || !holder || !holder.dataset.ready || !holder.hidden || holder.querySelector("#entry-fragment")) return;
-    preparing = fetch(asFragment(holder.dataset.ready), { credentials: "same-origin" })
+    const url = readyUrl();
+    if (preparing || !url || !holder || !holder.hidden || holder.querySelector("#entry-fragment")) return;
+    preparing = fetch(asFragment(url), { credentials: "same-origin" })
       .then((response) => (response.ok && holder.isConnected ? response.text() : null))
       .then((html) => html && place(holder, html, { ready: true }))
       .catch(() => {
@@ -178,7 +188,8 @@
     const fragment = holder.querySelector("#entry-fragment[data-ready]");
     const asked = new URL(url, location.href);
     const ending = asked.searchParams.get("ending") || "went_out";
-    if (!fragment || !holder.hidden || ending !== "went_out" || asked.pathname !== new URL(holder.dataset.ready, location.href).pathname) return false;
+    const ready = readyUrl();
+    if (!fragment || !ready || !holder.hidden || ending !== "went_out" || asked.pathname !== ready.pathname) return false;
     const form = fragment.querySelector("#round-form");
     const seat = asked.searchParams.get("winner");
     const option = seat === null ? null : form.querySelector(`input[name="winner"][value="${CSS.escape(seat)}"]`);
@@ -211,6 +222,14 @@
     if (back) back.focus();
   };
 
+  const post = (form, signal) => fetch(form.action, {
+    method: "POST",
+    body: new URLSearchParams(Array.from(new FormData(form)).filter(([, v]) => typeof v === "string")),
+    headers: HEADERS,
+    credentials: "same-origin",
+    signal,
+  });
+
   /* Save in place: the live table answers (swapped in), or the form again with its problems
      (kept typed, the field at fault focused). No answer at all: the caller keeps the round on
      the phone. Anything else (an expired page) is posted as a page, which says what to do. */
@@ -220,13 +239,7 @@
     const timer = setTimeout(() => stop.abort(), SEND_MS);
     let response;
     try {
-      response = await fetch(form.action, {
-        method: "POST",
-        body: new URLSearchParams(Array.from(new FormData(form)).filter(([, v]) => typeof v === "string")),
-        headers: HEADERS,
-        credentials: "same-origin",
-        signal: stop.signal,
-      });
+      response = await post(form, stop.signal);
     } finally {
       clearTimeout(timer);
     }
@@ -243,7 +256,7 @@
   /* A link that opens a round (data-entry) opens it here; a tab of a form in place switches
      its ending, keeping what was typed. True when it did. */
   const follow = (link) => {
-    const holder = link.hasAttribute("data-entry")
+    const holder = link.matches(OPENS)
       ? document.querySelector("#entry")
       : link.closest(".entry-holder");
     if (!holder) return false;
@@ -269,10 +282,10 @@
   const go = (holder, link, url) => {
     if (openReady(holder, url)) return;
     const form = holder.querySelector("#round-form");
-    const values = form && !link.hasAttribute("data-entry") ? typed(form) : [];
+    const values = form && !link.matches(OPENS) ? typed(form) : [];
     // Who went out stays chosen across the endings without one (back on went-out, it is).
     const winner = values.find(([name]) => name === "winner");
-    if (link.hasAttribute("data-entry")) delete holder.dataset.winner;
+    if (link.matches(OPENS)) delete holder.dataset.winner;
     else if (winner) holder.dataset.winner = winner[1];
     else if (holder.dataset.winner) values.push(["winner", holder.dataset.winner]);
     open(holder, url, { values }).catch(() => location.assign(url));
@@ -289,24 +302,22 @@
     (yes ? ask.querySelector("button") : link).focus();
     return true;
   };
-  const remove = async (form) => {
-    const holder = form.closest(".entry-holder");
-    const response = await fetch(form.action, {
-      method: "POST",
-      body: new URLSearchParams(Array.from(new FormData(form)).filter(([, v]) => typeof v === "string")),
-      headers: HEADERS,
-      credentials: "same-origin",
-    });
-    if (response.ok && window.ScorekeeperLive && window.ScorekeeperLive.swap(await response.text())) close(holder);
-    else form.submit();
-  };
+  /* Delete and Undo are posted in the background too: the live table that answers is put in
+     place (an Undo keeps a round being typed), else the form is posted as a page. */
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (event.defaultPrevented || !form.matches("#entry [data-delete-ask]")) return;
+    if (event.defaultPrevented || !form.matches("#entry [data-delete-ask], #live form.undo")) return;
     event.preventDefault();
     if (form.dataset.sent) return;
     form.dataset.sent = "1";
-    remove(form).catch(() => form.submit());
+    const holder = form.closest(".entry-holder");
+    post(form)
+      .then((response) => (response.ok ? response.text() : Promise.reject(new Error(String(response.status)))))
+      .then((html) => {
+        if (!window.ScorekeeperLive.swap(html, !holder)) throw new Error("no table");
+        if (holder) close(holder);
+      })
+      .catch(() => form.submit());
   });
 
   document.addEventListener("click", (event) => {
@@ -315,7 +326,7 @@
     if (holder && event.target.closest("[data-cancel]")) return cancel(holder);
     if (holder && event.target.closest("[data-keep]")) return askDelete(holder, false);
     if (holder && event.target.closest("a[data-delete]") && askDelete(holder, true)) return event.preventDefault();
-    const link = event.target.closest("a[data-entry], .entry-holder nav.tabs a");
+    const link = event.target.closest(`${OPENS}, .entry-holder nav.tabs a`);
     if (link && follow(link)) event.preventDefault();
     return undefined;
   });
@@ -365,7 +376,37 @@
     if (title && roundOf) title.textContent = roundOf.textContent;
   };
 
-  window.ScorekeeperEntry = { submit, follow, askWho, renumber };
+  /* After a change made on this phone: the changed round's row, the one message (its Undo)
+     and, at the end of the evening, the winner brought on screen together (when they fit; else
+     the winner or the row first), and the message focused where it is, for a screen reader. */
+  const bringIntoView = (live) => {
+    const message = live.querySelector("#change-message");
+    const winner = live.querySelector(".announce");
+    const rows = live.querySelectorAll("#scores-table tbody tr");
+    const number = Math.min(Number(live.dataset.round) || rows.length, rows.length);
+    const row = rows[number - 1];
+    const parts = [winner, message, row].filter(Boolean).map((el) => el.getBoundingClientRect());
+    if (message) message.focus({ preventScroll: true });
+    if (!parts.length) return;
+    const top = Math.min(...parts.map((r) => r.top));
+    const bottom = Math.max(...parts.map((r) => r.bottom));
+    const room = window.innerHeight;
+    if (top >= 0 && bottom <= room) return;
+    let by;
+    if (bottom - top <= room) by = (top + bottom - room) / 2;
+    else by = (winner || row).getBoundingClientRect().top - 8;
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+  };
+
+  /* A table of this phone's own change put in place (live.js): what changed brought into view,
+     the round being typed brought up to date. */
+  const shown = (live) => {
+    bringIntoView(live);
+    renumber(live, live);
+  };
+
+  window.ScorekeeperEntry = { submit, follow, askWho, renumber, shown };
 
   /* The round page's fragment's parent takes the fragment of another ending. */
   const page = document.getElementById("entry-fragment");

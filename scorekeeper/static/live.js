@@ -101,62 +101,20 @@
     next();
   };
 
-  /* After a change made on this phone: the changed round's row, the one message (its Undo)
-     and, at the end of the evening, the winner brought on screen together (when they fit; else
-     the winner or the row first), and the message focused where it is, for a screen reader. */
-  const bringIntoView = () => {
-    const message = live.querySelector("#change-message");
-    const winner = live.querySelector(".announce");
-    const rows = live.querySelectorAll("#scores-table tbody tr");
-    const number = Math.min(Number(live.dataset.round) || rows.length, rows.length);
-    const row = rows[number - 1];
-    const parts = [winner, message, row].filter(Boolean).map((el) => el.getBoundingClientRect());
-    if (message) message.focus({ preventScroll: true });
-    if (!parts.length) return;
-    const top = Math.min(...parts.map((r) => r.top));
-    const bottom = Math.max(...parts.map((r) => r.bottom));
-    const room = window.innerHeight;
-    if (top >= 0 && bottom <= room) return;
-    let by;
-    if (bottom - top <= room) by = (top + bottom - room) / 2;
-    else by = (winner || row).getBoundingClientRect().top - 8;
-    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
-  };
-
-  /* The table this phone's own change answered with (a save, a delete: static/entry.js; an
-     Undo, below): swapped in at once, its Undo the one message, so the next poll has nothing
-     to tell; what changed brought into view. */
-  const mine = (html) => {
+  /* The table this phone's own change answered with (a save, a delete, an Undo: static/
+     entry.js): swapped in at once, its Undo the one message, so the next poll has nothing to
+     tell; entry.js brings what changed into view. */
+  const mine = (html, typing) => {
     const fresh = parse(html);
     if (!fresh) return false;
-    swap(fresh, true);
+    swap(fresh, !typing);
     etag = fresh.dataset.etag || etag;
     version = Number(fresh.dataset.version);
     if (notice) notice.textContent = "";
-    bringIntoView();
-    if (window.ScorekeeperEntry) window.ScorekeeperEntry.renumber(live, fresh);
+    window.ScorekeeperEntry.shown(live);
     return true;
   };
   window.ScorekeeperLive = { load, swap: mine };
-
-  /* Undo in the background too: the table it leaves put in place, no page load. */
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    if (event.defaultPrevented || !form.matches("#live form.undo")) return;
-    event.preventDefault();
-    if (form.dataset.sent) return;
-    form.dataset.sent = "1";
-    fetch(form.action, {
-      method: "POST",
-      body: new URLSearchParams(new FormData(form)),
-      headers: { "X-Requested-With": "fetch" },
-      credentials: "same-origin",
-    })
-      .then((response) => (response.ok ? response.text() : Promise.reject(new Error(response.status))))
-      .then((html) => mine(html) || form.submit())
-      .catch(() => form.submit());
-  });
 
   /* The round being typed (#entry, static/entry.js) is moved into the new table's place for
      it, never drawn again: what was typed, and the focus, stay. `saved`: it was just sent. */
@@ -206,7 +164,7 @@
   /* The first tap on a round (data-entry) fetches the round entry in place (static/entry.js,
      named by #entry), which takes that tap and the next ones from there. */
   document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest("a[data-entry]");
+    const link = event.target.closest && event.target.closest("a[data-entry], #scores-table a");
     const holder = document.getElementById("entry");
     if (!link || window.ScorekeeperEntry || !holder || event.button !== 0 || event.metaKey || event.ctrlKey) return;
     event.preventDefault();
@@ -214,13 +172,10 @@
     load(holder.dataset.script, () => (window.ScorekeeperEntry && window.ScorekeeperEntry.follow(link)) || page(), page);
   });
 
-  /* The round entry's script fetched when the page is idle: it makes the next round's form
-     ready, so that a tap on a name needs no fetch. */
+  /* The round entry's script fetched when the page is idle: the next round's form made ready,
+     so that a tap on a name needs no fetch. */
   const holder = document.getElementById("entry");
-  if (holder && holder.dataset.ready) {
-    const idle = window.requestIdleCallback || ((run) => setTimeout(run, 300));
-    idle(() => window.ScorekeeperEntry || load(holder.dataset.script));
-  }
+  if (holder) (window.requestIdleCallback || setTimeout)(() => window.ScorekeeperEntry || load(holder.dataset.script));
 
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) {

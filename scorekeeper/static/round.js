@@ -80,18 +80,15 @@
   };
   /* A visible way on by each rack (an iPhone's number pad has no Enter): "Next", and "Save" on
      the last rack shown; out of the Tab order, which Enter already is. */
-  const onward = new Map();
   fields("rack").forEach((input) => {
     const next = button("", "secondary next-field");
     next.tabIndex = -1;
     next.addEventListener("click", () => {
       const after = following(input);
       if (after) after.focus();
-      else if (form.requestSubmit) form.requestSubmit(save);
       else save.click();
     });
     input.parentNode.append(next);
-    onward.set(input, next);
   });
 
   /* Enter's key says "next" on each field but the last shown of its kind, "done" there; the
@@ -101,11 +98,8 @@
     shown.forEach((input, i) => {
       const last = i === shown.length - 1;
       input.enterKeyHint = last ? "done" : "next";
-      const next = onward.get(input);
-      if (!next) return;
-      next.textContent = last ? t("round_save", "Save") : t("round_next", "Next");
-      if (!last) next.setAttribute("aria-label", t("round_next_for", "Next after %(name)s", { name: nameOf(input) }));
-      else next.removeAttribute("aria-label");
+      const next = input.parentNode.querySelector(".next-field");
+      if (next) next.textContent = last ? t("round_save", "Save") : t("round_next", "Next");
     });
   });
   enterKeys();

@@ -211,10 +211,10 @@ def test_a_tap_on_a_name_focuses_the_first_rack_within_the_tap(
     )
     assert focused == "rack_0"
     phone.type("5")
-    phone.tap("#entry button.next-field", "Next after Ann")
+    phone.tap("#entry .seat:nth-of-type(1) button.next-field", "Next")
     phone.wait_for(lambda: phone.focused() == "Bo", "the focus in Bo's rack")
     phone.type("6")
-    phone.tap("#entry button.next-field", "Next after Bo")
+    phone.tap("#entry .seat:nth-of-type(2) button.next-field", "Next")
     phone.wait_for(lambda: phone.focused() == "Di", "the focus in Di's rack")
     phone.type("7")
     phone.tap("#entry button.next-field", "Save")
