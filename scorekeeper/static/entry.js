@@ -81,6 +81,30 @@
     });
   };
 
+  /* A visible way on by each rack (an iPhone's number pad has no Enter): "Next", and "Save"
+     on the last rack typed (the winner's is not); out of the Tab order, which Enter is. */
+  const onward = (form) => {
+    const { t } = window.ScorekeeperText;
+    const racks = () => Array.from(form.querySelectorAll('input[name^="rack_"]')).filter((input) => !input.disabled);
+    const label = () => racks().forEach((input, i, all) => {
+      input.parentNode.querySelector(".next-field").textContent = i === all.length - 1
+        ? t("save", "Save")
+        : t("next", "Next");
+    });
+    form.querySelectorAll('input[name^="rack_"]').forEach((input) => {
+      const next = Object.assign(document.createElement("button"), { type: "button", className: "secondary next-field", tabIndex: -1 });
+      next.addEventListener("click", () => {
+        const all = racks();
+        const after = all[all.indexOf(input) + 1];
+        if (after) after.focus();
+        else form.querySelector("#save").click();
+      });
+      input.parentNode.append(next);
+    });
+    label();
+    form.addEventListener("change", label);
+  };
+
   /* The field to type in next: the one at fault, else the one the server chose, else the
      first field of the ending (who went out, when not chosen yet; else the first empty rack). */
   const focusIn = (form, fault) => {
@@ -146,6 +170,7 @@
     fill(form, values, adopted.dataset.ending);
     try {
       await run(adopted);
+      onward(form);
     } finally {
       adopted.style.visibility = "";
     }

@@ -73,33 +73,11 @@
     return { value: tiles.reduce((sum, tile) => sum + valueOf(tile.id), 0), count: tiles.length };
   };
 
-  /* The field after this one of its kind, shown; none on the last. */
-  const following = (input) => {
-    const group = fields(input.name.split("_")[0]).filter((f) => !f.disabled);
-    return group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
-  };
-  /* A visible way on by each rack (an iPhone's number pad has no Enter): "Next", and "Save" on
-     the last rack shown; out of the Tab order, which Enter already is. */
-  fields("rack").forEach((input) => {
-    const next = button("", "secondary next-field");
-    next.tabIndex = -1;
-    next.addEventListener("click", () => {
-      const after = following(input);
-      if (after) after.focus();
-      else save.click();
-    });
-    input.parentNode.append(next);
-  });
-
-  /* Enter's key says "next" on each field but the last shown of its kind, "done" there; the
-     rack's own button alike. */
+  /* Enter's key says "next" on each field but the last shown of its kind, "done" there. */
   const enterKeys = () => KINDS.forEach((kind) => {
     const shown = fields(kind).filter((input) => !input.disabled);
     shown.forEach((input, i) => {
-      const last = i === shown.length - 1;
-      input.enterKeyHint = last ? "done" : "next";
-      const next = input.parentNode.querySelector(".next-field");
-      if (next) next.textContent = last ? t("round_save", "Save") : t("round_next", "Next");
+      input.enterKeyHint = i === shown.length - 1 ? "done" : "next";
     });
   });
   enterKeys();
@@ -168,7 +146,8 @@
     const input = event.target;
     const kind = (input.name || "").split("_")[0];
     if (event.key !== "Enter" || !KINDS.includes(kind)) return;
-    const next = following(input);
+    const group = fields(kind).filter((f) => !f.disabled);
+    const next = group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
     if (next) {
       event.preventDefault();
       next.focus();

@@ -212,7 +212,9 @@ def test_a_round_deleted_and_put_back_in_place_answers_with_the_live_table(
     assert back.status_code == 200
     part = back.get_data(as_text=True)
     assert part.lstrip().startswith('<div id="live"')
-    assert re.search(r'class="flash flash-success" id="change-message"[^>]*>Round 1 is back\.', part)
+    assert re.search(
+        r'class="flash flash-success" id="change-message"[^>]*>Round 1 is back\.', part
+    )
     assert [r["number"] for r in rounds_of(client, sid)] == [1]
     # Asked again: nothing to undo, said as a problem, nothing changed.
     again = client.post(f"/sessions/{sid}/rounds/restore", headers=IN_PLACE)

@@ -30,7 +30,8 @@ LISTEN = """
 window.__told = [];
 for (const name of ["opened", "saved", "closed"]) {
   document.addEventListener("scorekeeper:entry-" + name,
-    (event) => window.__told.push(name + (event.detail && event.detail.number ? " " + event.detail.number : "")));
+    (event) => window.__told.push(
+      name + (event.detail && event.detail.number ? " " + event.detail.number : "")));
 }
 return true;
 """
@@ -139,8 +140,10 @@ def test_a_round_opened_in_place_closes_with_cancel_or_escape(
     phone.tap("nav.tabs a", "Someone went out")
     phone.expect_shown("nav.tabs a[aria-current=page]", "Someone went out")
     phone.wait_for(
-        lambda: phone.run("return document.querySelector('#round-form [name=winner]:checked')?.value;")
-        == "2",
+        lambda: (
+            phone.run("return document.querySelector('#round-form [name=winner]:checked')?.value;")
+            == "2"
+        ),
         "Cy still chosen",
     )
     assert phone.value("Ann") == "12"
@@ -166,12 +169,17 @@ def test_a_round_is_changed_and_deleted_in_place(phone: Phone, live_server: str)
     phone.tap("#scores-table a", "Edit round 2")
     phone.expect_shown("#entry #entry-title", "Edit round 2")
     assert phone.value("Bo") == "200"
-    mark = "return getComputedStyle(document.querySelector(arguments[0]).labels[0], '::before').content;"
+    mark = (
+        "const label = document.querySelector(arguments[0]).labels[0];"
+        " return getComputedStyle(label, '::before').content;"
+    )
     bo = phone.field("Bo")
     assert "⚠" in phone.run(mark, bo)
     phone.fill("Bo", "20")
     phone.wait_for(lambda: "⚠" not in phone.run(mark, bo), "the ⚠ gone with the typo")
-    assert "⚠" not in phone.run("return document.querySelector(arguments[0]).labels[0].textContent;", bo)
+    assert "⚠" not in phone.run(
+        "return document.querySelector(arguments[0]).labels[0].textContent;", bo
+    )
     phone.tap("button", "Save changes")
     phone.expect_shown("#undo-what", "Round 2 changed.")
     phone.expect_first_lines("#scores-table tbody tr:nth-child(2) td", ["+25", "-20", "-2", "-3"])
