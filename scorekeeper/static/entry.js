@@ -93,6 +93,7 @@
     });
     form.querySelectorAll('input[name^="rack_"]').forEach((input) => {
       const next = Object.assign(document.createElement("button"), { type: "button", className: "secondary next-field", tabIndex: -1 });
+      next.addEventListener("mousedown", (event) => event.preventDefault()); // the focus stays in the rack
       next.addEventListener("click", () => {
         const all = racks();
         const after = all[all.indexOf(input) + 1];
