@@ -88,10 +88,10 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     # The phone that saved says nothing of its own change.
     expect(page.locator("#live-change")).to_have_text("")
 
-    # And back: the other phone deletes the round; the first sees it go.
+    # And back: the other phone deletes the round (asked in place); the first sees it go.
     other_phone.get_by_role("link", name="Edit round 1").tap()
     other_phone.get_by_role("link", name="Delete round 1…").tap()
-    other_phone.get_by_role("button", name="Delete round 1").tap()
+    other_phone.get_by_role("button", name="Delete", exact=True).tap()
     expect(other_phone.get_by_role("button", name="Undo")).to_be_visible()
     expect(page.locator("#live-change")).to_have_text("Round 1 deleted.", timeout=LIVE_WAIT)
     expect(page.get_by_text("No rounds yet.")).to_be_visible()
