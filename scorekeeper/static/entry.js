@@ -171,7 +171,7 @@
     fill(form, values, adopted.dataset.ending);
     try {
       await run(adopted);
-      onward(form);
+      if (holder.id === "entry") onward(form);
     } finally {
       adopted.style.visibility = "";
     }
