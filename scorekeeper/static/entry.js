@@ -404,7 +404,8 @@
 
   /* After a change made on this phone: the changed round's row, the one message (its Undo)
      and, at the end of the evening, the winner brought on screen together (when they fit; else
-     the winner or the row first), and the message focused where it is, for a screen reader. */
+     the winner or the row first), and the message focused where it is, for a screen reader. The
+     winner's cheer moves only where motion is welcome (live.css). */
   const bringIntoView = (live) => {
     const message = live.querySelector("#change-message");
     const winner = live.querySelector(".announce");
@@ -421,8 +422,7 @@
     let by;
     if (bottom - top <= room) by = (top + bottom - room) / 2;
     else by = (winner || row).getBoundingClientRect().top - 8;
-    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    window.scrollBy({ top: by, behavior: still ? "auto" : "smooth" });
+    window.scrollBy(0, by); // at once: a page still gliding would move the next tap's target
   };
 
   /* A table of this phone's own change put in place (live.js): what changed brought into view,
