@@ -86,35 +86,37 @@
     version = newVersion;
   };
 
-  /* Scripts fetched on demand, one after the other (a script's words come before it), then
-     `done`; `failed` if one cannot be fetched. */
-  const load = (files, done, failed) => {
-    const list = files.split(" ");
-    const next = () => {
-      if (!list.length) return done && done();
+  /* Scripts fetched on demand, one after the other (a script's words come before it): the
+     promise of their running. Each is fetched and run once, whoever asks (again after a
+     failure). */
+  const asked = {};
+  const script = (src, files) =>
+    new Promise((ok, fail) => {
       const tag = document.createElement("script");
-      tag.src = list.shift();
-      tag.onload = next;
-      tag.onerror = failed || null;
+      tag.src = src;
+      tag.onload = ok;
+      tag.onerror = () => {
+        delete asked[files];
+        fail();
+      };
       document.head.append(tag);
-    };
-    next();
-  };
+    });
+  const load = (files) =>
+    (asked[files] = asked[files] || files.split(" ").reduce((before, src) => before.then(() => script(src, files)), Promise.resolve()));
 
-  /* The table this phone's own save answered with (static/entry.js): swapped in at once, its
-     Undo the one message, so the next poll has nothing to tell. */
-  window.ScorekeeperLive = {
-    load,
-    swap: (html) => {
-      const fresh = parse(html);
-      if (!fresh) return false;
-      swap(fresh, true);
-      etag = fresh.dataset.etag || etag;
-      version = Number(fresh.dataset.version);
-      if (notice) notice.textContent = "";
-      return true;
-    },
+  /* The table this phone's own change answered with (a save, a delete, an Undo: static/
+     entry.js): swapped in at once, its Undo the one message, so the next poll has nothing to
+     tell (entry.js then brings what changed into view). */
+  const mine = (html, typing) => {
+    const fresh = parse(html);
+    if (!fresh) return false;
+    swap(fresh, !typing);
+    etag = fresh.dataset.etag || etag;
+    version = Number(fresh.dataset.version);
+    if (notice) notice.textContent = "";
+    return true;
   };
+  window.ScorekeeperLive = { load, swap: mine };
 
   /* The round being typed (#entry, static/entry.js) is moved into the new table's place for
      it, never drawn again: what was typed, and the focus, stay. `saved`: it was just sent. */
@@ -128,7 +130,7 @@
       focusKey = focused.getAttribute("href") || focused.textContent;
     }
     const place = fresh.querySelector("#entry");
-    if (entry && !saved && entry.childElementCount) {
+    if (entry && !saved && entry.childElementCount && !entry.hidden) {
       if (place) place.replaceWith(entry);
       else fresh.querySelector("#scores-table").after(entry);
     } else if (entry && place) {
@@ -164,30 +166,22 @@
   /* The first tap on a round (data-entry) fetches the round entry in place (static/entry.js,
      named by #entry), which takes that tap and the next ones from there. */
   document.addEventListener("click", (event) => {
-    const link = event.target.closest && event.target.closest("a[data-entry]");
+    const link = event.target.closest("a[data-entry], #scores-table a");
     const holder = document.getElementById("entry");
     if (!link || window.ScorekeeperEntry || !holder || event.button !== 0 || event.metaKey || event.ctrlKey) return;
     event.preventDefault();
     const page = () => location.assign(link.href);
-    load(holder.dataset.script, () => (window.ScorekeeperEntry && window.ScorekeeperEntry.follow(link)) || page(), page);
+    load(holder.dataset.script).then(() => (window.ScorekeeperEntry && window.ScorekeeperEntry.follow(link)) || page(), page);
   });
 
-  document.addEventListener("visibilitychange", () => {
-    if (document.hidden) {
-      clearTimeout(timer);
-      timer = null;
-    } else {
-      schedule(0); // back on screen: look at once
-    }
-  });
+  /* The round entry's script fetched when the page is idle: the next round's form made ready,
+     so that a tap on a name needs no fetch, and a round typed here and not saved brought back
+     (a draft: static/draft.js, bundled with the entry). */
+  const holder = document.getElementById("entry");
+  if (holder) (window.requestIdleCallback || setTimeout)(() => load(holder.dataset.script).catch(() => {}));
 
-  /* A round typed here and not saved (a draft of this session: static/draft.js, bundled with
-     the entry) comes back at once. */
-  try {
-    if (JSON.parse(localStorage.getItem("scorekeeper.drafts"))[location.pathname]) load(document.getElementById("entry").dataset.script);
-  } catch (error) {
-    /* none, or no round to type */
-  }
+  // Hidden: no more polls; back on screen: look at once.
+  document.addEventListener("visibilitychange", () => schedule(0));
 
   schedule(INTERVAL);
 })();
@@ -200,7 +194,7 @@
   const button = document.getElementById("keep-awake");
   if (!button || !("wakeLock" in navigator)) return;
   button.hidden = false;
-  const fetchIt = () => window.ScorekeeperLive.load(button.dataset.script);
+  const fetchIt = () => window.ScorekeeperLive.load(button.dataset.script).catch(() => {});
   let asked = false;
   try {
     asked = localStorage.getItem("scorekeeper.awake") === "on";

@@ -331,21 +331,28 @@ TOO_LATE = {
 @bp.post("/rounds/restore")
 def restore(session_id: int) -> Response:
     """Undo this phone's last add, edit or delete of a round, unless the table changed since
-    (on any phone): the table is then exactly as it was before that action."""
+    (on any phone): the table is then exactly as it was before that action. Asked in place
+    (static/live.js), the answer is the live table with what was done said in it."""
     undo = pending_undo(session_stamp(session_id))
     kind = str((undo or session.get(UNDO_KEY) or {}).get("kind", "delete"))
     forget_undo()
+    said: list[str] = []
+    failed = True
     if undo is None:
-        flash(str(TOO_LATE.get(kind, TOO_LATE["delete"])), "error")
-        return redirect(url_for("sessions.show", session_id=session_id))
-    number = int(undo["number"])
-    try:
-        rounds.undo_change(session_id, kind, number, undo.get("body"), int(undo["version"]))
-    except RulesError as error:
-        late = TOO_LATE.get(kind) if error.code == "stale_undo" else None
-        message = str(late) if late is not None else None
-        for problem in error.problems:
-            flash(message or translate(problem), "error")
+        said.append(str(TOO_LATE.get(kind, TOO_LATE["delete"])))
     else:
-        flash(str(UNDONE[kind]) % {"number": format_number(number)}, "success")
+        number = int(undo["number"])
+        try:
+            rounds.undo_change(session_id, kind, number, undo.get("body"), int(undo["version"]))
+        except RulesError as error:
+            late = TOO_LATE.get(kind) if error.code == "stale_undo" else None
+            said.extend(str(late) if late is not None else translate(p) for p in error.problems)
+        else:
+            said.append(str(UNDONE[kind]) % {"number": format_number(number)})
+            failed = False
+    if wants_fragment():
+        view = get_session(session_id)
+        return live_part(view, session_stamp(session_id), " ".join(said), error=failed)
+    for message in dict.fromkeys(said):
+        flash(message, "error" if failed else "success")
     return redirect(url_for("sessions.show", session_id=session_id))

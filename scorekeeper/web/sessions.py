@@ -450,11 +450,15 @@ def chart_size(players: Sequence[str]) -> tuple[int, int]:
     return WIDTH, chart_height(players)
 
 
-def live_part(view: SessionView, stamp: sessions.Stamp, message: str | None = None) -> Response:
+def live_part(
+    view: SessionView, stamp: sessions.Stamp, message: str | None = None, error: bool = False
+) -> Response:
     """The live part as a round saved in place left it (static/entry.js swaps it in), drawn
-    from what the save wrote, not read again: `message` when there is no Undo to say it."""
+    from what the save wrote, not read again: `message` when there is no Undo to say it
+    (`error`: a message of what could not be done)."""
+    context = _live_context(view, stamp)
     response = make_response(
-        render_template("sessions/_live.html", **_live_context(view, stamp), message=message)
+        render_template("sessions/_live.html", **context, message=message, message_error=error)
     )
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -117,7 +117,8 @@ def test_a_round_posted_to_no_session_or_as_a_bad_form_changes_nothing(
         bad = client.post(f"/sessions/{sid}/rounds/new", data=typed, headers=IN_PLACE)
         assert bad.status_code == status
         part = bad.get_data(as_text=True)
-        assert part.lstrip().startswith('<div id="entry-fragment"') and "Round 1 of 3" in part
+        assert part.lstrip().startswith('<div id="entry-fragment"')
+        assert "Round 1 of 3" not in part  # the page says it: the form does not repeat it
         assert 'value="22"' in part
     assert rounds_of(client, sid) == []
 
@@ -188,3 +189,60 @@ def test_a_rematch_seats_the_same_players(client: FlaskClient) -> None:
     for seat, name in enumerate(FOUR):
         assert re.search(rf'name="player_{seat}"[^>]*value="{name}"', form), name
     assert client.get("/sessions/new?again=999999").status_code == 200  # gone: an empty form
+
+
+def test_a_round_deleted_and_put_back_in_place_answers_with_the_live_table(
+    client: FlaskClient,
+) -> None:
+    """Delete and Undo asked in place (the header) answer with the live table, the one message
+    in it (focusable, for live.js to focus) and the changed round named; without the header
+    they stay a redirect to the page."""
+    sid = create(client)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    version = rounds_of(client, sid)[0]["version"]
+    deleted = client.post(
+        f"/sessions/{sid}/rounds/1/delete", data={"version": version}, headers=IN_PLACE
+    )
+    assert deleted.status_code == 200
+    part = deleted.get_data(as_text=True)
+    assert part.lstrip().startswith('<div id="live"') and 'data-round="1"' in part
+    assert re.search(r'<form class="undo[^>]*id="change-message" tabindex="-1"', part)
+    assert "Round 1 deleted." in part and rounds_of(client, sid) == []
+
+    back = client.post(f"/sessions/{sid}/rounds/restore", headers=IN_PLACE)
+    assert back.status_code == 200
+    part = back.get_data(as_text=True)
+    assert part.lstrip().startswith('<div id="live"')
+    assert re.search(
+        r'class="flash flash-success" id="change-message"[^>]*>Round 1 is back\.', part
+    )
+    assert [r["number"] for r in rounds_of(client, sid)] == [1]
+    # Asked again: nothing to undo, said as a problem, nothing changed.
+    again = client.post(f"/sessions/{sid}/rounds/restore", headers=IN_PLACE)
+    assert again.status_code == 200
+    assert 'class="flash flash-error"' in again.get_data(as_text=True)
+    assert [r["number"] for r in rounds_of(client, sid)] == [1]
+
+    # Without the header: the page's redirect, as before.
+    version = rounds_of(client, sid)[0]["version"]
+    page = client.post(f"/sessions/{sid}/rounds/1/delete", data={"version": version})
+    assert page.status_code == 302
+    assert client.post(f"/sessions/{sid}/rounds/restore").status_code == 302
+    assert [r["number"] for r in rounds_of(client, sid)] == [1]
+
+
+def test_a_round_opened_in_place_to_change_asks_its_delete_there(client: FlaskClient) -> None:
+    """The round's form in place: its own title, Cancel, a delete that asks in place (with the
+    round's version), and a flagged entry marked by its class (no ⚠ typed into the label)."""
+    sid = create(client)
+    body = {**went_out(0, {1: "22", 2: "200", 3: "8"}), "confirm": "y"}
+    assert client.post(f"/sessions/{sid}/rounds/new", data=body).status_code == 302
+    version = rounds_of(client, sid)[0]["version"]
+    part = client.get(f"/sessions/{sid}/rounds/1/edit?fragment=1").get_data(as_text=True)
+    assert "Edit round 1" in part and "data-cancel" in part and 'data-number="1"' in part
+    ask = part.split("data-delete-ask")[1].split("</form>")[0]
+    assert f'name="version" value="{version}"' in ask and "Delete round 1?" in ask
+    assert "Keep it" in ask
+    assert re.search(r'class="row seat flagged"><label for="rack_2">(?!<span class="flag)', part)
+    page = client.get(f"/sessions/{sid}/rounds/1/edit").get_data(as_text=True)
+    assert "data-delete-ask" not in page and "data-cancel" not in page

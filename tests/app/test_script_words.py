@@ -348,7 +348,7 @@ def test_the_block_speaks_the_page_language(client: FlaskClient) -> None:
         assert set(checker) == keys_of({"checker.js", "tile_keys.js", "checker_keypad.js"})
         on_the_form = words_of_page(client, form, lang)
         assert set(on_the_form) == keys_of(
-            {"round_form_went_out.js", "tile_keys.js", "keypad.js", "offline_send.js"}
+            {"round_form_went_out.js", "tile_keys.js", "keypad.js", "offline_send.js", "entry.js"}
         )
         for key, said in (checker | on_the_form).items():
             if key in VALUES:
@@ -417,8 +417,8 @@ CALLED = {
     "insertAdjacentHTML": (1,),
 }
 TEXT_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "aria-description")
-# Literals with letters that are not words for a person: DOM and HTTP names.
-ALLOWED = {"Enter", "Content-Type", "Accept", "If-None-Match", "Retry-After"}  # keys and headers
+# Literals with letters that are not words for a person: DOM and HTTP names (keys, headers).
+ALLOWED = {"Enter", "Escape", "Content-Type", "Accept", "If-None-Match", "Retry-After"}
 
 
 def split_args(masked: str, start: int) -> tuple[list[str], int]:

@@ -144,7 +144,7 @@ class Phone:
         raise NotImplementedError
 
     def press(self, key: str) -> None:
-        """One key on the focused element: a character, or "Enter"."""
+        """One key on the focused element: a character, "Enter" or "Escape"."""
         raise NotImplementedError
 
     def _transient(self) -> tuple[type[BaseException], ...]:
@@ -326,7 +326,8 @@ class WebKitPhone(Phone):
         from selenium.webdriver.common.action_chains import ActionChains
         from selenium.webdriver.common.keys import Keys
 
-        ActionChains(self.driver).send_keys(Keys.ENTER if key == "Enter" else key).perform()
+        named = {"Enter": Keys.ENTER, "Escape": Keys.ESCAPE}
+        ActionChains(self.driver).send_keys(named.get(key, key)).perform()
 
     def _transient(self) -> tuple[type[BaseException], ...]:
         from selenium.common.exceptions import WebDriverException

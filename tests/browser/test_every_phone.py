@@ -134,7 +134,7 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
     # A delete, and Undo puts the round back.
     phone.tap("a", "Edit round 4")
     phone.tap("a", "Delete round 4…")
-    phone.tap("button", "Delete round 4")
+    phone.tap("#entry [data-delete-ask] button", "Delete")  # asked in place
     phone.expect_text("#undo-what", "Round 4 deleted.")
     assert len(stored(live_server, session_id)) == 3
     phone.tap("form.undo button", "Undo")
@@ -240,7 +240,7 @@ def test_a_second_phone_sees_the_round(open_phone: Callable[[], Phone], live_ser
     # And back: the second phone deletes it, the first sees it go.
     second.tap("a", "Edit round 1")
     second.tap("a", "Delete round 1…")
-    second.tap("button", "Delete round 1")
+    second.tap("#entry [data-delete-ask] button", "Delete")  # asked in place
     second.expect_shown("form.undo button", "Undo")
     first.expect_text("#live-change", "Round 1 deleted.")
     first.expect_shown("td.empty", "No rounds yet.")

@@ -1,0 +1,265 @@
+"""The round in place on the session page, as the family has it at the table: what changed is
+where the eyes are, the scores stay in sight while a round is typed, a round can be closed, a
+round is changed and deleted without a page load, and a tap on a name starts typing at once
+with a visible way on by each rack (an iPhone's number pad has no Enter). Each scenario but
+the scores in sight runs in Chromium and in WebKit (tests/browser/drive.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drive import Phone
+from phone import api
+from playwright.sync_api import Page, expect
+
+PLAYERS = ["Ann", "Bo", "Cy", "Di"]
+ROUND = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 10, "Cy": 20, "Di": 30}}
+
+# Whether the element `css` finds lies wholly on the screen.
+ON_SCREEN = """
+const e = document.querySelector(arguments[0]);
+if (!e) return false;
+const r = e.getBoundingClientRect();
+return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+"""
+# A mark that a page load would wipe out: set, then read.
+MARK = "window.__samePage = 'yes'; return true;"
+SAME_PAGE = "return window.__samePage === 'yes';"
+# The events the round entry tells the page, recorded in order.
+LISTEN = """
+window.__told = [];
+for (const name of ["opened", "saved", "closed"]) {
+  document.addEventListener("scorekeeper:entry-" + name,
+    (event) => window.__told.push(
+      name + (event.detail && event.detail.number ? " " + event.detail.number : "")));
+}
+return true;
+"""
+
+
+def session_with(live_server: str, rounds: int, planned: int, **body: Any) -> int:
+    session_id = api(live_server, "/sessions", {"players": PLAYERS, "rounds": planned, **body})[
+        "id"
+    ]
+    for _ in range(rounds):
+        api(live_server, f"/sessions/{session_id}/rounds", ROUND)
+    return session_id
+
+
+def stored(live_server: str, session_id: int) -> list[dict[str, Any]]:
+    return api(live_server, f"/sessions/{session_id}")["rounds"]
+
+
+def on_screen(phone: Phone, css: str) -> None:
+    phone.wait_for(
+        lambda: phone.run(ON_SCREEN, css),
+        f"{css} on the screen",
+        seen=lambda: phone.run(
+            "const r = document.querySelector(arguments[0])?.getBoundingClientRect();"
+            " return [r && r.top, r && r.bottom, innerHeight, scrollY];",
+            css,
+        ),
+    )
+
+
+def focused_message(phone: Phone) -> None:
+    phone.wait_for(
+        lambda: phone.run("return document.activeElement.id === 'change-message';"),
+        "the focus on the change's message",
+        seen=lambda: phone.run("return document.activeElement.outerHTML.slice(0, 80);"),
+    )
+
+
+def ready(phone: Phone) -> None:
+    """The next round's form kept ready in the page (fetched while the page is idle)."""
+    phone.wait_for(
+        lambda: phone.run("return !!document.querySelector('#entry #entry-fragment[data-ready]');"),
+        "the round's form ready in the page",
+    )
+
+
+def test_the_last_round_saved_and_its_undo_are_brought_into_view(
+    phone: Phone, live_server: str
+) -> None:
+    """Item 1: after the last agreed round is saved the winner, the message with Undo and the new
+    row are on the screen, the message focused; Undo runs in the background and its result is
+    brought into view too."""
+    session_id = session_with(live_server, rounds=5, planned=6)
+    phone.visit(f"{live_server}/sessions/{session_id}")
+    phone.run(MARK)
+    phone.tap(".went-out a", "Bo")
+    phone.wait_for(lambda: phone.focused() == "Ann", "the focus in Ann's rack")
+    for rack in ("5", "6"):
+        phone.type(rack)
+        phone.press("Enter")
+    phone.type("7")
+    phone.press("Enter")
+    phone.expect_shown("#undo-what", "Round 6 saved.")
+    phone.wait_for(lambda: "Ann wins!" in phone.text(".announce"), "the evening's winner")
+    for css in (".announce", "#change-message", "#scores-table tbody tr:nth-child(6)"):
+        on_screen(phone, css)
+    focused_message(phone)
+    assert len(stored(live_server, session_id)) == 6
+
+    phone.tap("#change-message button", "Undo")
+    phone.expect_shown("#change-message", "Round 6 is taken back.")
+    on_screen(phone, "#change-message")
+    focused_message(phone)
+    assert phone.run(SAME_PAGE), "the Undo loaded the page"
+    assert len(stored(live_server, session_id)) == 5
+
+
+def test_a_round_opened_in_place_closes_with_cancel_or_escape(
+    phone: Phone, live_server: str
+) -> None:
+    """Item 3: Cancel and Escape close an open round, nothing stored, the page told; switching
+    the ending keeps who went out as well as the racks."""
+    session_id = session_with(live_server, rounds=1, planned=3)
+    phone.visit(f"{live_server}/sessions/{session_id}")
+    phone.run(LISTEN)
+    phone.tap(".went-out a", "Cy")
+    phone.wait_for(lambda: phone.focused() == "Ann", "the focus in Ann's rack")
+    phone.type("12")
+    phone.tap("#entry button", "Cancel")
+    phone.wait_for(lambda: not phone.find("#entry #round-form"), "the round closed")
+    phone.expect_shown(".went-out h2", "Who went out?")
+    assert phone.run("return window.__told;") == ["opened 2", "closed"]
+
+    phone.tap("a", "Add round")
+    phone.wait_for(lambda: phone.find("#entry #round-form"), "the round open")
+    phone.press("Escape")
+    phone.wait_for(lambda: not phone.find("#entry #round-form"), "the round closed by Escape")
+    assert len(stored(live_server, session_id)) == 1
+
+    # Who went out and the racks survive a trip through another ending.
+    phone.tap(".went-out a", "Cy")
+    phone.wait_for(lambda: phone.focused() == "Ann", "the focus in Ann's rack")
+    phone.fill("Ann", "12")
+    phone.tap("nav.tabs a", "The pool ran out")
+    phone.expect_shown("nav.tabs a[aria-current=page]", "The pool ran out")
+    phone.tap("nav.tabs a", "Someone went out")
+    phone.expect_shown("nav.tabs a[aria-current=page]", "Someone went out")
+    phone.wait_for(
+        lambda: (
+            phone.run("return document.querySelector('#round-form [name=winner]:checked')?.value;")
+            == "2"
+        ),
+        "Cy still chosen",
+    )
+    assert phone.value("Ann") == "12"
+    phone.fill("Bo", "3")
+    phone.fill("Di", "4")
+    phone.tap("button", "Save round")
+    phone.expect_shown("#undo-what", "Round 2 saved.")
+    assert stored(live_server, session_id)[1]["scores"]["Cy"] == 19
+    told = phone.run("return window.__told;")
+    assert told[-2:] == ["saved", "closed"], told
+
+
+def test_a_round_is_changed_and_deleted_in_place(phone: Phone, live_server: str) -> None:
+    """Item 5: a round's number opens it under the table with its values; Save puts the new
+    table in place; Delete asks once, in place, and offers Undo; no page load. A flagged
+    value's ⚠ goes as soon as it is corrected."""
+    session_id = session_with(live_server, rounds=1, planned=4)
+    flagged = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 2, "Di": 3}}
+    api(live_server, f"/sessions/{session_id}/rounds", {**flagged, "confirm": True})
+    phone.visit(f"{live_server}/sessions/{session_id}")
+    phone.run(MARK)
+
+    phone.tap("#scores-table a", "Edit round 2")
+    phone.expect_shown("#entry #entry-title", "Edit round 2")
+    assert phone.value("Bo") == "200"
+    mark = (
+        "const label = document.querySelector(arguments[0]).labels[0];"
+        " return getComputedStyle(label, '::before').content;"
+    )
+    bo = phone.field("Bo")
+    assert "⚠" in phone.run(mark, bo)
+    phone.fill("Bo", "20")
+    phone.wait_for(lambda: "⚠" not in phone.run(mark, bo), "the ⚠ gone with the typo")
+    assert "⚠" not in phone.run(
+        "return document.querySelector(arguments[0]).labels[0].textContent;", bo
+    )
+    phone.tap("button", "Save changes")
+    phone.expect_shown("#undo-what", "Round 2 changed.")
+    phone.expect_first_lines("#scores-table tbody tr:nth-child(2) td", ["+25", "-20", "-2", "-3"])
+    on_screen(phone, "#change-message")
+    on_screen(phone, "#scores-table tbody tr:nth-child(2)")
+    focused_message(phone)
+
+    phone.tap("#scores-table a", "Edit round 1")
+    phone.expect_shown("#entry #entry-title", "Edit round 1")
+    phone.tap("#entry a", "Delete round 1…")
+    phone.expect_shown("#entry [data-delete-ask] p", "Delete round 1?")
+    phone.tap("#entry button", "Keep it")
+    phone.wait_for(lambda: not phone.find("#entry [data-delete-ask]"), "the question put away")
+    phone.tap("#entry a", "Delete round 1…")
+    phone.tap("#entry button", "Delete")
+    phone.expect_shown("#undo-what", "Round 1 deleted.")
+    on_screen(phone, "#change-message")
+    focused_message(phone)
+    assert [r["scores"]["Bo"] for r in stored(live_server, session_id)] == [-20]
+    phone.tap("#change-message button", "Undo")
+    phone.expect_shown("#change-message", "Round 1 is back.")
+    assert len(stored(live_server, session_id)) == 2
+    assert phone.run(SAME_PAGE), "a page was loaded"
+
+
+def test_a_tap_on_a_name_focuses_the_first_rack_within_the_tap(
+    phone: Phone, live_server: str
+) -> None:
+    """Item 10: the form is in the page before the tap, so the tap's own handler focuses the
+    first rack (Safari opens the keypad only so); each rack has a visible Next, the last Save."""
+    session_id = session_with(live_server, rounds=0, planned=3)
+    phone.visit(f"{live_server}/sessions/{session_id}")
+    ready(phone)
+    focused = phone.run(
+        "document.querySelector('.went-out a[href*=\"winner=2\"]').click();"
+        " return document.activeElement.name;"
+    )
+    assert focused == "rack_0"
+    phone.type("5")
+    phone.tap("#entry .seat:nth-of-type(1) button.next-field", "Next")
+    phone.wait_for(lambda: phone.focused() == "Bo", "the focus in Bo's rack")
+    phone.type("6")
+    phone.tap("#entry .seat:nth-of-type(2) button.next-field", "Next")
+    phone.wait_for(lambda: phone.focused() == "Di", "the focus in Di's rack")
+    phone.type("7")
+    phone.tap("#entry button.next-field", "Save")
+    phone.expect_shown("#undo-what", "Round 1 saved.")
+    assert stored(live_server, session_id)[0]["scores"]["Cy"] == 18
+    # The next round's form is made ready again, for the next tap.
+    ready(phone)
+
+
+def test_the_scores_stay_in_sight_while_a_round_is_typed(page: Page, live_server: str) -> None:
+    """Item 2 (4 players, 390×844): the names and the Total stay on the screen while the racks
+    are typed; the form repeats neither "Round 6 of 8" nor "Who went out?", and the notation
+    help is folded behind the tiles control."""
+    session_id = session_with(live_server, rounds=5, planned=8)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    page.locator(".went-out").get_by_role("link", name="Bo").tap()
+    for name in ("Ann", "Cy"):
+        expect(page.get_by_role("textbox", name=name, exact=True)).to_be_focused()
+        page.keyboard.type("5")
+        page.keyboard.press("Enter")
+    last = page.get_by_role("textbox", name="Di", exact=True)
+    expect(last).to_be_focused()
+    page.keyboard.type("7")
+    # The Total shown, uncovered, while the rack typed is on the screen too.
+    totals_seen = """() => Array.from(document.querySelectorAll("tr.totals")).some((row) => {
+      const r = row.getBoundingClientRect();
+      if (!(r.height > 0 && r.top >= 0 && r.bottom <= innerHeight)) return false;
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !!hit && row.contains(hit) && row.textContent.includes("+300");
+    })"""
+    assert page.evaluate(totals_seen)
+    assert page.evaluate(f"(arguments) => {{ {ON_SCREEN} }}", ["#entry #rack_3"])
+    page.mouse.wheel(0, 200)  # scrolled on through the form: still in sight
+    page.wait_for_timeout(100)
+    last.focus()
+    assert page.evaluate(totals_seen)
+    # Said once on the page: the round's number (the pill) and "Who went out?".
+    expect(page.locator("#entry")).not_to_contain_text("Round 6 of 8")
+    expect(page.get_by_text("Who went out?", exact=True).locator("visible=true")).to_have_count(1)
+    expect(page.locator("#entry .racks details")).to_be_hidden()
