@@ -230,6 +230,7 @@
   };
 
   const open = async (holder, url, options) => {
+    if (preparing) await preparing; // the ready form first in place, its scripts run: never two at once
     const response = await fetch(asFragment(url), { credentials: "same-origin" });
     if (!response.ok || !(await place(holder, await response.text(), options))) location.assign(url);
   };
