@@ -121,6 +121,8 @@ def draft_back(page: Page, taken: bool = False) -> None:
         api(base, f"/sessions/{own['id']}/rounds", went_out(FAMILY, "Peter", [12, 30, 5]))
     page.reload()
     page.wait_for_selector("#offline-notice:not([hidden])")
+    # Shown once its styles and scripts are in (entry.js keeps it unseen until then).
+    page.wait_for_function("!document.getElementById('entry-fragment').style.visibility")
     page.evaluate("document.getElementById('entry').scrollIntoView()")
 
 

@@ -52,9 +52,13 @@
           }),
         );
       }
-      box.querySelector("label").textContent = asked.length === 1
+      // Written only when it changes: a tap on the label that blurs a rack (a change, so asked
+      // again) must find its words where it pressed them, or WebKit drops the tap.
+      const label = box.querySelector("label");
+      const said = asked.length === 1
         ? t("round_typo_yes", "Yes, %(number)s is right", { number: number(asked[0][0]) })
         : t("round_typo_yes_all", "Yes, they are right");
+      if (label.textContent !== said) label.textContent = said;
     };
 
     /* Yes saves when the round adds up (the preview's green line; a complete paper round with
