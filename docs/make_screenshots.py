@@ -246,6 +246,8 @@ README = {
     ("new-session", "dark"),
     ("checker", "light"),
     ("clock", "dark"),
+    ("who-starts-drawn", "light"),
+    ("round-typo", "light"),
 }
 
 
