@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from phone import api, starting_with
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 DRAFTS = "scorekeeper.drafts"
@@ -39,6 +39,18 @@ def type_round_2(page: Page) -> None:
     page.keyboard.press("Enter")
     page.keyboard.type("7")
     expect(page.get_by_role("textbox", name="Bo", exact=True)).to_have_value("7")
+
+
+def round_2_typed_and_tab_closed(page: Page, live_server: str) -> tuple[int, str, BrowserContext]:
+    """A new session's round 2 typed in place, then the tab closed: the session, its page's
+    address, and the phone's browser (its storage kept) to open the page again."""
+    session_id = new_session(live_server)
+    url = f"{live_server}/sessions/{session_id}"
+    page.goto(url)
+    type_round_2(page)
+    context = page.context
+    page.close()
+    return session_id, url, context
 
 
 def expect_round_2_typed(page: Page, number: str = "2", di: str = "") -> None:
@@ -111,12 +123,7 @@ def test_a_draft_saved_meanwhile_on_another_phone_comes_back_with_the_reason(
 ) -> None:
     """The tab is closed while round 2 is typed; another phone saves round 2; opened again, the
     draft is on round 3, saying why, and saved it is round 3, the other phone's untouched."""
-    session_id = new_session(live_server)
-    url = f"{live_server}/sessions/{session_id}"
-    page.goto(url)
-    type_round_2(page)
-    context = page.context
-    page.close()
+    session_id, url, context = round_2_typed_and_tab_closed(page, live_server)
 
     api(
         live_server,
@@ -144,12 +151,7 @@ def test_a_draft_after_rounds_were_deleted_says_its_new_number(
 ) -> None:
     """The tab closed while round 2 was typed; round 1 deleted on another phone meanwhile (an
     open page follows a delete by itself: static/live.js)."""
-    session_id = new_session(live_server)
-    url = f"{live_server}/sessions/{session_id}"
-    page.goto(url)
-    type_round_2(page)
-    context = page.context
-    page.close()
+    session_id, url, context = round_2_typed_and_tab_closed(page, live_server)
     deleted = context.request.delete(f"{live_server}/api/v1/sessions/{session_id}/rounds/1")
     assert deleted.ok, deleted.text()
     page = context.new_page()
