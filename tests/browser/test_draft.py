@@ -41,13 +41,19 @@ def type_round_2(page: Page) -> None:
     expect(page.get_by_role("textbox", name="Bo", exact=True)).to_have_value("7")
 
 
-def round_2_typed_and_tab_closed(page: Page, live_server: str) -> tuple[int, str, BrowserContext]:
-    """A new session's round 2 typed in place, then the tab closed: the session, its page's
-    address, and the phone's browser (its storage kept) to open the page again."""
+def round_2_typed(page: Page, live_server: str) -> tuple[int, str]:
+    """A new session's page open and its round 2 typed in place: the session and its address."""
     session_id = new_session(live_server)
     url = f"{live_server}/sessions/{session_id}"
     page.goto(url)
     type_round_2(page)
+    return session_id, url
+
+
+def round_2_typed_and_tab_closed(page: Page, live_server: str) -> tuple[int, str, BrowserContext]:
+    """Round 2 typed, then the tab closed: the session, its page's address, and the phone's
+    browser (its storage kept) to open the page again."""
+    session_id, url = round_2_typed(page, live_server)
     context = page.context
     page.close()
     return session_id, url, context
@@ -170,10 +176,7 @@ def test_a_save_on_its_way_when_the_tab_closed_is_never_stored_twice(
     Wi-Fi): the draft comes back saying its round is in the table, and saved again it is that
     same round (the draft's key), not a second one."""
     page = page_without_worker
-    session_id = new_session(live_server)
-    url = f"{live_server}/sessions/{session_id}"
-    page.goto(url)
-    type_round_2(page)
+    session_id, url = round_2_typed(page, live_server)
     page.get_by_role("textbox", name="Di", exact=True).fill("9")
     landed: list[int] = []
 
@@ -213,10 +216,7 @@ def test_a_round_kept_offline_is_the_offline_keepers_not_a_draft(
     round is kept and sent by offline.js as before, and once it is sent no draft of it comes
     back."""
     page = page_without_worker
-    session_id = new_session(live_server)
-    url = f"{live_server}/sessions/{session_id}"
-    page.goto(url)
-    type_round_2(page)
+    session_id, url = round_2_typed(page, live_server)
     page.get_by_role("textbox", name="Di", exact=True).fill("9")
     if how == "offline":
         page.context.set_offline(True)
