@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from scorekeeper.rules.errors import NameList, Problem, RulesError, name_list
 from scorekeeper.rules.numbers import digits_for, looks_whole, whole_number
@@ -22,7 +22,8 @@ from scorekeeper.rules.tiles import (
     rack_value,
 )
 
-ENDINGS = ("went_out", "pool_empty", "scores")
+Ending = Literal["went_out", "pool_empty", "scores"]
+ENDINGS: tuple[str, ...] = get_args(Ending)
 TILES_PER_SET = 106
 MAX_JOKER_PENALTY = next(s.high for s in declared(Settings) if s.name == "joker_penalty") or 0
 # No rack is worth more than every tile of two sets with the highest joker penalty.

@@ -30,7 +30,7 @@ from scorekeeper.rules import (
     score_round,
 )
 from scorekeeper.rules.players import name_key
-from scorekeeper.services.sessions import MAX_ROUNDS
+from scorekeeper.services.bodies import MAX_ROUNDS
 
 Rows = dict[str, list[dict[str, Any]]]
 # The largest number PostgreSQL's integer holds (SQLite would take more, and lose it later).

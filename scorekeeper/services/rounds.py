@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -11,7 +11,6 @@ import sqlalchemy as sa
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Round
 from scorekeeper.rules import (
-    ENDINGS,
     Rack,
     RoundEntry,
     RulesError,
@@ -21,6 +20,7 @@ from scorekeeper.rules import (
     score_round,
 )
 from scorekeeper.rules.players import name_key
+from scorekeeper.services.bodies import RoundInput, read
 from scorekeeper.services.changes import Change, round_change
 from scorekeeper.services.errors import bad_request, not_found
 from scorekeeper.services.sessions import (
@@ -30,8 +30,6 @@ from scorekeeper.services.sessions import (
     Stamp,
     StoredEntry,
     StoredRound,
-    checked_key,
-    checked_version,
     load_session,
     round_view,
     table_rows,
@@ -47,8 +45,6 @@ R = TypeVar("R", Round, StoredRound)
 ROUNDS = db.metadata.tables["rounds"]
 ENTRIES = db.metadata.tables["entries"]
 
-# No entry of a real game comes near this; it keeps every number inside a database integer.
-LARGEST_NUMBER = 1_000_000
 # The most tiles one rack's entry can hold: 100 tiles of at most 3 characters, space-separated,
 # fit the 400 characters of entries.tiles (PostgreSQL refuses longer text with a 500).
 MAX_RACK_TILES = 100
@@ -56,7 +52,7 @@ MAX_RACK_TILES = 100
 
 @dataclass(frozen=True)
 class RoundRequest:
-    """A round body after its types are checked: the rules decide the rest."""
+    """A round body read against the session's rules: the rules decide the rest."""
 
     entry: RoundEntry
     confirm: bool
@@ -65,32 +61,21 @@ class RoundRequest:
 
 
 def parse_body(body: object, settings: Settings) -> RoundRequest:
-    """Check the shape of a round body (docs/DESIGN.md 3); wrong types are a bad request."""
-    if not isinstance(body, Mapping):
-        raise bad_request("The round must be a JSON object.")
-    ending = body.get("ending")
-    if ending not in ENDINGS:
-        raise bad_request("ending must be one of went_out, pool_empty, scores.", "ending")
-    winner = body.get("winner")
-    if winner is not None and not isinstance(winner, str):
-        raise bad_request("winner must be a player's name.", "winner")
-    racks = _mapping(body, "racks")
-    parsed_racks: dict[str, Rack] = {}
+    """Read a round body (bodies.RoundInput) and its racks in the session's notation."""
+    return _parsed(read(RoundInput, body), settings)
+
+
+def _parsed(body: RoundInput, settings: Settings) -> RoundRequest:
+    for name in ("racks", "tile_counts", "scores"):
+        given = getattr(body, name) or {}
+        if len({name_key(player) for player in given}) != len(given):
+            # "Bo" and "bo" are one player: which entry is meant cannot be guessed.
+            raise bad_request("%(name)s names the same player twice.", name, name=name)
+    racks: dict[str, Rack] = {}
     problems = []
-    for player, entry in racks.items():
-        if isinstance(entry, int) and not isinstance(entry, bool):
-            _in_range(entry, player)
-        elif isinstance(entry, list):
-            if len(entry) > 106 * 2 or not all(isinstance(t, str) for t in entry):
-                raise bad_request(
-                    "%(player)s: tiles must be a list of tile names.", player, player=player
-                )
-        elif not isinstance(entry, str) or len(entry) > 1000:
-            raise bad_request(
-                "%(player)s: a rack is a whole number or a list of tiles.", player, player=player
-            )
+    for player, typed in (body.racks or {}).items():
         try:
-            rack = Rack.from_entry(entry, settings, player)
+            rack = Rack.from_entry(typed, settings, player)
         except RulesError as err:
             problems.extend(err.problems)
             continue
@@ -101,53 +86,12 @@ def parse_body(body: object, settings: Settings) -> RoundRequest:
                 player=player,
                 max=MAX_RACK_TILES,
             )
-        parsed_racks[player] = rack
+        racks[player] = rack
     if problems:
         raise RulesError(problems)
-    tile_counts = _numbers(body, "tile_counts")
-    scores = _numbers(body, "scores")
-    confirm = body.get("confirm", False)
-    if not isinstance(confirm, bool):
-        raise bad_request("confirm must be true or false.", "confirm")
-    key = checked_key(body.get("key"))
-    number = body.get("number")
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-        raise bad_request("number must be a whole number.", "number")
-    entry = RoundEntry(ending, winner, parsed_racks, tile_counts, scores)
-    return RoundRequest(entry, confirm, key, number)
-
-
-def _mapping(body: Mapping[str, Any], name: str) -> Mapping[str, Any]:
-    value = body.get(name)
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or len(value) > 12:
-        raise bad_request("%(name)s must be an object keyed by player.", name, name=name)
-    if len({name_key(str(player)) for player in value}) != len(value):
-        # "Bo" and "bo" are one player: which entry is meant cannot be guessed.
-        raise bad_request("%(name)s names the same player twice.", name, name=name)
-    return value
-
-
-def _numbers(body: Mapping[str, Any], name: str) -> dict[str, int]:
-    values = _mapping(body, name)
-    for player, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise bad_request(
-                "%(player)s: %(name)s holds whole numbers.", player, player=player, name=name
-            )
-        _in_range(value, player)
-    return dict(values)
-
-
-def _in_range(value: int, player: str) -> None:
-    if abs(value) > LARGEST_NUMBER:
-        raise bad_request(
-            "%(player)s: numbers beyond %(largest)d either way are out of range.",
-            player,
-            player=player,
-            largest=LARGEST_NUMBER,
-        )
+    counts, scores = body.tile_counts or {}, body.scores or {}
+    entry = RoundEntry(body.ending, body.winner, racks, counts, scores)
+    return RoundRequest(entry, body.confirm, body.key, body.number)
 
 
 def _score(gs: GameSession, request: RoundRequest) -> ScoredRound:
@@ -242,10 +186,10 @@ def add_round(session_id: int, body: object) -> Written:
     Writes to one session are serialised (services.sessions.writing), so two phones saving at
     once get consecutive numbers, or, when both name the same round, one of them is told.
     """
-    seen = checked_version(body.get("version") if isinstance(body, Mapping) else None)
+    asked = read(RoundInput, body)
     with writing_rounds(session_id) as locked:
         gs, stored = locked.session, locked.rounds
-        request = parse_body(body, Settings.from_dict(gs.rules))
+        request, seen = _parsed(asked, Settings.from_dict(gs.rules)), asked.version
         if request.key and (existing := _round_by_key(stored, request.key)):
             if not _same_round(gs, existing, request):
                 raise _key_reused(existing.number)
@@ -369,11 +313,11 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
     A body that carries the `version` of the round it was edited from applies to that round
     only: when it has changed, moved to another number or gone, stale_round (nothing changes).
     """
-    seen = body.get("version") if isinstance(body, Mapping) else None
+    asked = read(RoundInput, body)
     with writing_rounds(session_id) as locked:
         gs = locked.session
-        old = _round_seen(locked, number, checked_version(seen))
-        request = parse_body(body, Settings.from_dict(gs.rules))
+        old = _round_seen(locked, number, asked.version)
+        request = _parsed(asked, Settings.from_dict(gs.rules))
         before = round_body(round_view(old, _names(gs)))
         new = _stored(gs, _score(gs, request), number, old.idempotency_key)
         new.id = old.id

@@ -17,21 +17,25 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.extensions import WRITE_OPTION, db, read_at_once
 from scorekeeper.models import HOUSEHOLD_ID, Entry, GameSession, Household, Player, Round, Seat
 from scorekeeper.rules import (
-    Problem,
     RulesError,
     Settings,
     Standings,
     check_players,
     clean_name,
-    declared,
     standings,
 )
 from scorekeeper.rules.players import name_key
 from scorekeeper.services import changes
+from scorekeeper.services.bodies import (
+    DEFAULT_ROUNDS,
+    MAX_ROUNDS,
+    NewSession,
+    given,
+    read,
+)
 from scorekeeper.services.changes import Change
-from scorekeeper.services.errors import BadRequest, bad_request, not_found
+from scorekeeper.services.errors import not_found
 
-MAX_ROUNDS = 100
 MAX_SESSION_NAME = 80
 # The largest id an integer primary key holds on every database we run on: beyond it a
 # lookup would overflow the driver (a 500) instead of finding nothing.
@@ -40,8 +44,6 @@ MAX_ID = 2**31 - 1
 MAX_NOTES = 2000
 # Sessions on one page of the home page.
 HOME_PAGE_SIZE = 20
-# The longest idempotency key (of a round, of a new session's form): a UUID fits with room.
-MAX_KEY = 64
 
 
 @dataclass(frozen=True)
@@ -483,45 +485,33 @@ class Made(NamedTuple):
 
 
 def create_session(
-    players: object,
-    name: object = None,
-    rounds: object = None,
+    players: list[str],
+    name: str | None = None,
+    rounds: int | None = None,
     rules: Mapping[str, Any] | None = None,
     played_on: date | None = None,
-    key: object = None,
+    key: str | None = None,
 ) -> SessionView:
     """Seat the players in the order given, with the settings and the agreed rounds."""
-    return make_session(players, name, rounds, rules, played_on, key).session
+    body = {"players": players, "name": name, "rounds": rounds, "rules": rules, "key": key}
+    return make_session(body, played_on).session
 
 
-def make_session(
-    players: object,
-    name: object = None,
-    rounds: object = None,
-    rules: Mapping[str, Any] | None = None,
-    played_on: date | None = None,
-    key: object = None,
-) -> Made:
-    """create_session, saying whether it made the session: a `key` (the idempotency key of
-    the form, or of an API call) that made one already answers that session, so a form sent
-    twice makes one; the same key with other players is key_reused."""
-    key = checked_key(key)
-    settings = settings_from_body(rules)
-    if not isinstance(players, list | tuple):
-        raise bad_request("players must be a list of names.", "players")
-    for i, player in enumerate(players):
-        if not isinstance(player, str):  # a wrong type is a bad request, as docs/DESIGN.md 3 says
-            raise bad_request("players.%(i)d must be a name (text).", f"players.{i}", i=i)
-    names = check_players(players, settings)
-    planned = 3 if rounds is None else rounds
-    if isinstance(planned, bool) or not isinstance(planned, int):
-        raise bad_request("rounds must be a whole number.", "rounds")
+def make_session(body: object, played_on: date | None = None) -> Made:
+    """A new session from its body (bodies.NewSession), saying whether it made it: a `key`
+    (the idempotency key of the form, or of an API call) that made one already answers that
+    session, so a form sent twice makes one; the same key with other players is key_reused."""
+    asked = read(NewSession, body)
+    key = asked.key
+    settings = Settings.from_dict(given(asked.rules))
+    names = check_players(asked.players, settings)
+    planned = DEFAULT_ROUNDS if asked.rounds is None else asked.rounds
     if not 1 <= planned <= MAX_ROUNDS:
         raise RulesError.one(
             "bad_setting", "Rounds must be from 1 to %(max)d.", "rounds", max=MAX_ROUNDS
         )
     played_on = played_on or date.today()
-    title = _session_name(name)
+    title = _session_name(asked.name)
     begin_write()
     try:
         if key is not None and (made := _made_with(key, names)) is not None:
@@ -557,15 +547,6 @@ def make_session(
     return Made(get_session(gs.id), created=True)
 
 
-def checked_key(key: object) -> str | None:
-    """An idempotency key as a body gives it (1-64 printable characters), or None."""
-    if key is not None and (
-        not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not key.isprintable()
-    ):
-        raise bad_request("key must be printable text of 1 to 64 characters.", "key")
-    return key
-
-
 def _made_with(key: str, names: Sequence[str]) -> int | None:
     """The id of the session made with this key, if any; key_reused when it seats others."""
     found = db.session.scalar(sa.select(GameSession.id).where(GameSession.creation_key == key))
@@ -585,15 +566,6 @@ def _made_with(key: str, names: Sequence[str]) -> int | None:
     return found
 
 
-def checked_version(seen: object) -> int | None:
-    """A version as a body names it (`"version": 7`), or None when it names none."""
-    if seen is None:
-        return None
-    if isinstance(seen, bool) or not isinstance(seen, int):
-        raise bad_request("version must be a whole number.", "version")
-    return seen
-
-
 def stale_session() -> RulesError:
     """A write made from a view of the session older than the session now (stale_session)."""
     return RulesError.one(
@@ -604,35 +576,11 @@ def stale_session() -> RulesError:
     )
 
 
-def settings_from_body(rules: object, declaration: type[Settings] = Settings) -> Settings:
-    """Settings from a request: unknown keys and wrong types (the declared JSON types) are a
-    bad request (400), values out of range a rules violation (422); both carry bad_setting."""
-    if rules is not None and not isinstance(rules, Mapping):
-        raise BadRequest(
-            Problem("bad_setting", "rules must be an object of settings.", {}, "rules")
-        )
-    by_name = {s.name: s for s in declared(declaration)}
-    problems = []
-    for key, value in (rules or {}).items():
-        setting = by_name.get(key)
-        if setting is None:
-            problems.append(Problem("bad_setting", "%(key)s is not a setting.", {"key": key}, key))
-        elif not setting.fits(value):
-            problems.append(
-                Problem("bad_setting", "%(key)s has the wrong type.", {"key": key}, key)
-            )
-    if problems:
-        raise BadRequest(problems)
-    return declaration.from_dict(rules)
-
-
-def _session_name(name: object) -> str:
+def _session_name(name: str | None) -> str:
     """The name as typed, tidied; "" for none: the pages then name the session after its
     day, in the reader's language."""
-    if name is None or (isinstance(name, str) and not name.strip()):
+    if name is None or not name.strip():
         return ""
-    if not isinstance(name, str):
-        raise bad_request("name must be text.", "name")
     cleaned = " ".join(name.split())
     if len(cleaned) > MAX_SESSION_NAME:
         raise RulesError.one(
@@ -658,13 +606,10 @@ def _player_named(name: str) -> Player:
     return player
 
 
-def extend_session(session_id: int, rounds: object = 1, version: object = None) -> SessionView:
+def extend_session(session_id: int, rounds: int = 1, seen: int | None = None) -> SessionView:
     """The family agrees to play more rounds. With the session's `version` it was asked from,
     only while the session is still at it (else stale_session: two phones tapping "Play one
     more round" add one)."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int):
-        raise bad_request("rounds must be a whole number.", "rounds")
-    seen = checked_version(version)
     with writing(session_id) as gs:
         if seen is not None and seen != gs.version:
             raise stale_session()
@@ -679,10 +624,8 @@ def extend_session(session_id: int, rounds: object = 1, version: object = None) 
     return get_session(session_id)
 
 
-def set_seconds_per_turn(session_id: int, seconds: object) -> SessionView:
+def set_seconds_per_turn(session_id: int, seconds: int) -> SessionView:
     """Set the turn clock of a session (0 turns it off); the other settings stay."""
-    if isinstance(seconds, bool) or not isinstance(seconds, int):
-        raise bad_request("seconds_per_turn must be a whole number.", "seconds_per_turn")
     with writing(session_id) as gs:
         settings = Settings.from_dict({**gs.rules, "seconds_per_turn": seconds})
         gs.rules = settings.to_dict()
@@ -882,12 +825,10 @@ def notes_tag(notes: str) -> str:
     return hashlib.sha256(notes.encode()).hexdigest()[:16]
 
 
-def save_notes(session_id: int, notes: object, seen: str | None = None) -> SessionView:
+def save_notes(session_id: int, notes: str, seen: str | None = None) -> SessionView:
     """Keep the family's notes on the evening; empty text clears them. With `seen`, the
     notes_tag of the notes they were typed over, only while those are still the notes stored
     (else stale_notes, nothing changed: two pages never lose each other's notes silently)."""
-    if not isinstance(notes, str):
-        raise bad_request("notes must be text.", "notes")
     lines = notes.replace("\t", " ").strip().splitlines()
     cleaned = "\n".join(line.rstrip() for line in lines)
     if len(cleaned) > MAX_NOTES:

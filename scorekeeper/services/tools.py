@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.rules import (
     Settings,
-    Tile,
     check_meld,
     check_set,
     check_supply,
@@ -16,6 +14,15 @@ from scorekeeper.rules import (
     rack_value,
 )
 from scorekeeper.rules.sets import check_joker_swap
+from scorekeeper.services.bodies import (
+    MeldRequest,
+    RackRequest,
+    SetRequest,
+    SwapRequest,
+    ToolRequest,
+    given,
+    read,
+)
 from scorekeeper.services.documents import (
     Render,
     TextRender,
@@ -25,68 +32,43 @@ from scorekeeper.services.documents import (
     set_document,
     swap_document,
 )
-from scorekeeper.services.errors import bad_request
-from scorekeeper.services.sessions import load_session, settings_from_body
-
-MAX_TILES = 212
+from scorekeeper.services.sessions import load_session
 
 
-def tool_settings(body: Mapping[str, Any]) -> Settings:
-    """The rules to check against: a session's (`session`), then any `rules` given."""
+def tool_settings(body: object) -> Settings:
+    """The rules a tool's body asks to check against: a session's (`session`), then its
+    `rules` on top."""
+    return _settings(read(ToolRequest, body))
+
+
+def _settings(asked: ToolRequest) -> Settings:
     base = None
-    session_id = body.get("session")
-    if session_id is not None:
-        if isinstance(session_id, bool) or not isinstance(session_id, int):
-            raise bad_request("session must be a session id.", "session")
-        base = Settings.from_dict(load_session(session_id).rules)
-    rules = body.get("rules")
-    settings_from_body(rules)  # unknown keys and wrong types are a 400, as for a new session
-    return Settings.from_dict(rules, base)
-
-
-def _tiles(value: object, field: str, settings: Settings) -> list[Tile]:
-    """Tiles in the notation of the rules' Played with (a card in a game of tiles is named)."""
-    if isinstance(value, str) and len(value) <= 2000:
-        return parse_tiles(value, settings.played_with)
-    if (
-        isinstance(value, list)
-        and len(value) <= MAX_TILES
-        and all(isinstance(t, str) for t in value)
-    ):
-        return parse_tiles(value, settings.played_with)
-    raise bad_request('%(name)s must be a list of tiles like ["r7", "j"].', field, name=field)
-
-
-def _body(body: object) -> Mapping[str, Any]:
-    if not isinstance(body, Mapping):
-        raise bad_request("The body must be a JSON object.")
-    return body
+    if asked.session is not None:
+        base = Settings.from_dict(load_session(asked.session).rules)
+    return Settings.from_dict(given(asked.rules), base)
 
 
 def check_set_tool(body: object, render: Render = english) -> dict[str, Any]:
     """Is this one set valid, and every way to read it."""
-    body = _body(body)
-    settings = tool_settings(body)
-    check = check_set(_tiles(body.get("tiles"), "tiles", settings), settings)
+    asked = read(SetRequest, body)
+    settings = _settings(asked)
+    check = check_set(parse_tiles(asked.tiles, settings.played_with), settings)
     return set_document(check, settings.played_with, render)
 
 
 def check_meld_tool(body: object, render: Render = english) -> dict[str, Any]:
     """Do these sets from one rack make the initial meld."""
-    body = _body(body)
-    settings = tool_settings(body)
-    sets = body.get("sets")
-    if not isinstance(sets, list) or len(sets) > 40:
-        raise bad_request("sets must be a list of sets, each a list of tiles.", "sets")
-    parsed = [_tiles(s, f"sets.{i}", settings) for i, s in enumerate(sets)]
+    asked = read(MeldRequest, body)
+    settings = _settings(asked)
+    parsed = [parse_tiles(tiles, settings.played_with) for tiles in asked.sets]
     return meld_document(check_meld(parsed, settings), settings.played_with, render)
 
 
 def rack_tool(body: object) -> dict[str, Any]:
     """What a rack is worth and how many tiles it holds."""
-    body = _body(body)
-    settings = tool_settings(body)
-    tiles = _tiles(body.get("tiles"), "tiles", settings)
+    asked = read(RackRequest, body)
+    settings = _settings(asked)
+    tiles = parse_tiles(asked.tiles, settings.played_with)
     check_supply([tiles], settings.tile_sets, settings.played_with)
     return {"value": rack_value(tiles, settings.joker_penalty), "count": len(tiles)}
 
@@ -95,11 +77,9 @@ def swap_tool(
     body: object, render: Render = english, render_text: TextRender = same_text
 ) -> dict[str, Any]:
     """May a tile from a rack take the place of a joker in this set on the table."""
-    body = _body(body)
-    settings = tool_settings(body)
-    table_set = _tiles(body.get("set"), "set", settings)
-    tile = body.get("tile")
-    if not isinstance(tile, str):
-        raise bad_request('tile must be one tile like "b5".', "tile")
-    check = check_joker_swap(table_set, parse_tile(tile, settings.played_with), settings)
+    asked = read(SwapRequest, body)
+    settings = _settings(asked)
+    table_set = parse_tiles(asked.set, settings.played_with)
+    tile = parse_tile(asked.tile, settings.played_with)
+    check = check_joker_swap(table_set, tile, settings)
     return swap_document(check, settings.played_with, render, render_text)

@@ -12,6 +12,7 @@ from scorekeeper.extensions import csrf, db
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import rounds, sessions, tools
+from scorekeeper.services.bodies import Extend, read
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
 from scorekeeper.web.i18n import session_title
@@ -72,16 +73,7 @@ def json_body() -> Any:
 @bp.post("/sessions")
 def create_session() -> tuple[Response, int, dict[str, str]]:
     """A new session; a `key` that made one already answers that session (200)."""
-    body = json_body()
-    if not isinstance(body, dict):
-        raise bad_request("The body must be a JSON object.")
-    made = sessions.make_session(
-        body.get("players"),
-        body.get("name"),
-        body.get("rounds"),
-        body.get("rules"),
-        key=body.get("key"),
-    )
+    made = sessions.make_session(json_body())
     location = url_for("api.get_session", session_id=made.session.id)
     status = 201 if made.created else 200
     return (
@@ -131,10 +123,8 @@ def get_session(session_id: int) -> Response:
 @bp.post("/sessions/<int:session_id>/extend")
 def extend_session(session_id: int) -> Response:
     """More rounds; with the session's `version` it was asked from, only while it is at it."""
-    body = json_body()
-    rounds_more = body.get("rounds", 1) if isinstance(body, dict) else None
-    seen = body.get("version") if isinstance(body, dict) else None
-    view = sessions.extend_session(session_id, rounds_more, seen)
+    asked = read(Extend, json_body())
+    view = sessions.extend_session(session_id, asked.rounds, asked.version)
     return jsonify(session_document(view, change_text, session_title))
 
 

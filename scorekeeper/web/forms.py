@@ -46,8 +46,7 @@ from scorekeeper.rules.numbers import digits_for, whole_number
 from scorekeeper.rules.players import tile_sets_for
 from scorekeeper.rules.scoring import RACK_DIGITS, TILES_PER_SET
 from scorekeeper.rules.tiles import NUMBERS
-from scorekeeper.services.rounds import LARGEST_NUMBER
-from scorekeeper.services.sessions import MAX_ROUNDS
+from scorekeeper.services.bodies import LARGEST_NUMBER, MAX_ROUNDS
 from scorekeeper.web.messages import translate
 from scorekeeper.web.text import LazyText
 from scorekeeper.web.text import lazy_text as _l

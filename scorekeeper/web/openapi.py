@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.config import Defaults
-from scorekeeper.rules import Setting, Settings, declared
+from scorekeeper.rules import Settings
+from scorekeeper.services.bodies import body_schemas, settings_schema
 from scorekeeper.services.changes import CHANGES
 
 JSON = "application/json"
@@ -226,7 +227,6 @@ def _gate_answers() -> dict[str, Any]:
 # --- Schemas -------------------------------------------------------------------------------
 
 _INT = {"type": "integer"}
-_INPUT_INT = {"type": "integer", "minimum": -1_000_000, "maximum": 1_000_000}
 _NAMES = {"type": "array", "items": {"type": "string"}}
 _SESSION_NAME = {
     "type": "string",
@@ -235,48 +235,10 @@ _SESSION_NAME = {
 }
 
 
-def setting_schema(setting: Setting) -> dict[str, Any]:
-    """One setting's JSON schema, from its declaration (rules/settings.py)."""
-    schema: dict[str, Any]
-    if setting.kind is bool:
-        schema = {"type": "boolean"}
-    elif setting.kind is str:
-        schema = {"type": "string", "enum": list(setting.choices)}
-    else:
-        schema = {"type": "integer", "minimum": setting.low, "maximum": setting.high}
-    if setting.optional:
-        schema["type"] = [schema["type"], "null"]
-    return {**schema, "default": setting.default, "description": setting.about}
-
-
-def settings_schema(declaration: type[Settings] = Settings) -> dict[str, dict[str, Any]]:
-    """Every setting's schema by its key: the properties of `Rules` and `RulesInput`."""
-    return {s.name: setting_schema(s) for s in declared(declaration)}
-
-
 _SETTINGS = settings_schema()
 
 # The defaults of docs/RULES.md 7, as every session document shows them when none is changed.
 DEFAULT_RULES: dict[str, Any] = Settings().to_dict()
-
-_TILES = {
-    "oneOf": [
-        {"type": "array", "maxItems": 212, "items": {"type": "string"}},
-        {"type": "string", "maxLength": 2000},
-    ],
-    "description": 'Tiles (docs/RULES.md §1), e.g. ["r7", "k13", "j"], or one string "r7 k13 j".',
-}
-
-# Optional request keys may also be null, which the API reads as absent.
-_OPTIONAL_RULES = {"oneOf": [_ref("RulesInput"), {"type": "null"}]}
-
-_TOOL_CONTEXT = {
-    "rules": _OPTIONAL_RULES,
-    "session": {
-        "type": ["integer", "null"],
-        "description": "Check against this session's rules (then `rules` on top of them).",
-    },
-}
 
 _READING = _closed(
     ["kind", "as", "points"],
@@ -330,43 +292,6 @@ SCHEMAS: dict[str, Any] = {
         ["errors"], {"errors": {"type": "array", "minItems": 1, "items": _ref("Problem")}}
     ),
     "Rules": _closed(list(_SETTINGS), _SETTINGS, description="Every setting, defaults filled in."),
-    "RulesInput": {
-        "type": "object",
-        "properties": _SETTINGS,
-        "additionalProperties": False,
-        "description": "Any settings; the rest take their defaults (docs/RULES.md 7).",
-    },
-    "NewSession": {
-        "type": "object",
-        "required": ["players"],
-        "properties": {
-            "name": {
-                "type": ["string", "null"],
-                "description": "At most 80 characters; without one the session is called by "
-                "its day, in the reading phone's language (Sunday 1 June).",
-            },
-            "players": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "2-6 unique display names (1-40 characters), in seating order.",
-            },
-            "rounds": {
-                "type": ["integer", "null"],
-                "minimum": 1,
-                "maximum": 100,
-                "default": 3,
-                "description": "The agreed number of rounds.",
-            },
-            "rules": _OPTIONAL_RULES,
-            "key": {
-                "type": ["string", "null"],
-                "minLength": 1,
-                "maxLength": 64,
-                "description": "Idempotency key: a repeat with the same players answers the "
-                "session it made (200); with other players, 409 `key_reused`.",
-            },
-        },
-    },
     "Session": _closed(
         [
             "id",
@@ -443,91 +368,6 @@ SCHEMAS: dict[str, Any] = {
         {"sessions": {"type": "array", "items": _ref("SessionSummary")}},
         description="Newest first.",
     ),
-    "Extend": {
-        "type": "object",
-        "properties": {
-            "rounds": {
-                "type": "integer",
-                "minimum": 1,
-                "default": 1,
-                "description": "How many more rounds; a session has at most 100.",
-            },
-            "version": {
-                "type": ["integer", "null"],
-                "description": "The session's `version` this was asked from: when the session "
-                "has changed since (another phone agreed to a round already), 409 "
-                "`stale_session` and nothing changes. Left out, the rounds are added.",
-            },
-        },
-    },
-    "Rack": {
-        "oneOf": [
-            {**_INPUT_INT, "description": "The rack value: the numbers plus the joker penalty."},
-            {
-                "type": "array",
-                "maxItems": 100,
-                "items": {"type": "string"},
-                "description": "The tiles left (docs/RULES.md notation); they give the count too.",
-            },
-            {
-                "type": "string",
-                "maxLength": 1000,
-                "description": 'The tiles as one string ("r7 k13 j") or a value ("22").',
-            },
-        ]
-    },
-    "RoundInput": {
-        "type": "object",
-        "required": ["ending"],
-        "properties": {
-            "ending": {"type": "string", "enum": ["went_out", "pool_empty", "scores"]},
-            "winner": {
-                "type": ["string", "null"],
-                "description": "Who went out (went_out); who takes a tied pool_empty round.",
-            },
-            "racks": {
-                **_by_player(_ref("Rack"), "went_out: every loser; pool_empty: everyone."),
-                "type": ["object", "null"],
-                "maxProperties": 12,
-            },
-            "tile_counts": {
-                **_by_player(_INPUT_INT, "pool_empty: tiles left, to settle ties."),
-                "type": ["object", "null"],
-                "maxProperties": 12,
-            },
-            "scores": {
-                **_by_player(_INPUT_INT, "scores: each player's signed score, as on paper."),
-                "type": ["object", "null"],
-                "maxProperties": 12,
-            },
-            "confirm": {
-                "type": "boolean",
-                "default": False,
-                "description": "Accept entries below the typo threshold.",
-            },
-            "key": {
-                "type": ["string", "null"],
-                "minLength": 1,
-                "maxLength": 64,
-                "description": "Idempotency key: a repeat of the same round returns the first "
-                "(200); another round under a key used already is 409 `key_reused`.",
-            },
-            "number": {
-                "type": ["integer", "null"],
-                "description": "POST only: the number the client expects the round to get.",
-            },
-            "version": {
-                "type": ["integer", "null"],
-                "description": "PUT: the round's `version` the edit was made from; if the "
-                "round's version differs now (someone edited it, or a delete moved another "
-                "round to this number), the edit is refused (409 `stale_round`) and nothing "
-                "changes. Left out, the round now at this number is replaced. POST: the "
-                "session's `version` the round was typed against; if rounds were added or "
-                "deleted since, 409 `stale_round` (never a second copy of a round renumbered "
-                "meanwhile). Left out, only `number` is checked.",
-            },
-        },
-    },
     "Round": _closed(
         ["number", "ending", "winner", "racks", "scores", "flags", "version"],
         {
@@ -544,11 +384,6 @@ SCHEMAS: dict[str, Any] = {
             ),
         },
     ),
-    "SetRequest": {
-        "type": "object",
-        "required": ["tiles"],
-        "properties": {"tiles": _TILES, **_TOOL_CONTEXT},
-    },
     "Reading": _READING,
     "SetCheck": _closed(
         ["valid", "readings", "points", "reason"],
@@ -559,14 +394,6 @@ SCHEMAS: dict[str, Any] = {
             "reason": {"type": ["string", "null"], "description": "Why the set is invalid."},
         },
     ),
-    "MeldRequest": {
-        "type": "object",
-        "required": ["sets"],
-        "properties": {
-            "sets": {"type": "array", "maxItems": 40, "items": _TILES},
-            **_TOOL_CONTEXT,
-        },
-    },
     "MeldCheck": _closed(
         ["valid", "points", "minimum", "reason", "sets"],
         {
@@ -577,25 +404,7 @@ SCHEMAS: dict[str, Any] = {
             "sets": {"type": "array", "items": _ref("SetCheck")},
         },
     ),
-    "RackRequest": {
-        "type": "object",
-        "required": ["tiles"],
-        "properties": {"tiles": _TILES, **_TOOL_CONTEXT},
-    },
     "RackValue": _closed(["value", "count"], {"value": _INT, "count": _INT}),
-    "SwapRequest": {
-        "type": "object",
-        "required": ["set", "tile"],
-        "properties": {
-            "set": {**_TILES, "description": "The set on the table, with at least one joker."},
-            "tile": {
-                "type": "string",
-                "maxLength": 40,
-                "description": 'The rack tile that would take the joker\'s place, e.g. "b5".',
-            },
-            **_TOOL_CONTEXT,
-        },
-    },
     "SwapCheck": _closed(
         ["allowed", "stands_for", "reason", "reminder"],
         {
@@ -614,6 +423,7 @@ SCHEMAS: dict[str, Any] = {
         },
     ),
     "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
+    **body_schemas(),
 }
 
 # --- Examples (docs/DESIGN.md 3) -------------------------------------------------------------

@@ -52,6 +52,7 @@ CHECKED_KEYWORDS = {
     "minLength",
     "maxLength",
     "oneOf",
+    "anyOf",
     "format",
 }
 ANNOTATIONS = {"description", "default", "title"}
@@ -79,6 +80,8 @@ def violations(value: Any, schema: dict[str, Any], where: str = "$") -> list[str
         fits = [s for s in schema["oneOf"] if not violations(value, s, where)]
         if len(fits) != 1:
             return [f"{where}: fits {len(fits)} of the oneOf schemas, not exactly 1"]
+    if "anyOf" in schema and all(violations(value, s, where) for s in schema["anyOf"]):
+        return [f"{where}: fits none of the anyOf schemas"]
     kinds = schema.get("type")
     if kinds is not None:
         kinds = [kinds] if isinstance(kinds, str) else kinds
@@ -173,8 +176,9 @@ def all_schemas() -> Iterator[tuple[str, dict[str, Any]]]:
         for key in ("items", "additionalProperties"):
             if isinstance(schema.get(key), dict):
                 yield from nested(schema[key], f"{where}.{key}")
-        for i, sub in enumerate(schema.get("oneOf", [])):
-            yield from nested(sub, f"{where}.oneOf[{i}]")
+        for union in ("oneOf", "anyOf"):
+            for i, sub in enumerate(schema.get(union, [])):
+                yield from nested(sub, f"{where}.{union}[{i}]")
 
     for name, schema in SCHEMAS.items():
         yield from nested(schema, f"components.{name}")

@@ -23,7 +23,7 @@ from wtforms import BooleanField, IntegerField, SelectField
 from scorekeeper.rules import LABELS, RulesError, Settings, declared
 from scorekeeper.rules.settings import choice, switch, whole
 from scorekeeper.services.errors import BadRequest
-from scorekeeper.services.sessions import settings_from_body
+from scorekeeper.services.bodies import settings_from_body, settings_schema
 from scorekeeper.web.forms import (
     BOOLEAN_SETTINGS,
     NUMBER_PAD_SETTINGS,
@@ -34,7 +34,7 @@ from scorekeeper.web.forms import (
     add_settings,
     setting_labels,
 )
-from scorekeeper.web.openapi import SCHEMAS, settings_schema
+from scorekeeper.web.openapi import SCHEMAS
 from scorekeeper.web.tools import TOGGLES, RulesForm
 
 POT = Path(__file__).parents[2] / "scorekeeper" / "translations" / "messages.pot"
