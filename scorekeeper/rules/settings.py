@@ -53,14 +53,6 @@ class Setting:
         """The values a form offers (a choice setting takes no other)."""
         return tuple(value for value, _ in self.options)
 
-    def fits(self, value: object) -> bool:
-        """Whether the value has the setting's JSON type (a wrong type is a malformed body)."""
-        if value is None:
-            return self.optional
-        if self.kind is int:
-            return isinstance(value, int) and not isinstance(value, bool)
-        return isinstance(value, self.kind)
-
     def problem(self, value: object) -> Problem | None:
         """Why the value is not one of this setting's, in the family's words; None if it is."""
         label = Word(self.label)

@@ -22,8 +22,8 @@ from wtforms import BooleanField, IntegerField, SelectField
 
 from scorekeeper.rules import LABELS, RulesError, Settings, declared
 from scorekeeper.rules.settings import choice, switch, whole
-from scorekeeper.services.errors import BadRequest
 from scorekeeper.services.bodies import settings_from_body, settings_schema
+from scorekeeper.services.errors import BadRequest
 from scorekeeper.web.forms import (
     BOOLEAN_SETTINGS,
     NUMBER_PAD_SETTINGS,
