@@ -51,7 +51,7 @@ Rack = TypeAliasType(
     Annotated[Number, Field(description="The rack value: the numbers plus the joker penalty.")]
     | Annotated[
         list[str],
-        Field(max_length=MAX_TILES, description="The tiles left (at most 100), which count."),
+        Field(max_length=MAX_TILES, description="Tiles left (at most 100): they give the count."),
     ]
     | Annotated[
         str, Field(max_length=1000, description='The tiles as one string ("r7 k13 j") or a value.')
