@@ -62,7 +62,7 @@ Rack = TypeAliasType(
 class Body(BaseModel):
     """A request body: JSON types only, keys it does not know ignored."""
 
-    model_config = ConfigDict(strict=True, extra="ignore")
+    model_config = ConfigDict(strict=True, extra="ignore", defer_build=True)
     # What a body that is not a JSON object is told, and the field it names.
     not_an_object: ClassVar[tuple[str, str | None]] = (N_("The body must be a JSON object."), None)
 
@@ -77,7 +77,7 @@ def rules_model(declaration: type[Settings] = Settings) -> type[BaseModel]:
         fields: dict[str, Any] = {s.name: _setting_field(s) for s in declared(declaration)}
         _RULES[declaration] = create_model(
             "RulesInput",
-            __config__=ConfigDict(strict=True, extra="forbid"),
+            __config__=ConfigDict(strict=True, extra="forbid", defer_build=True),
             __doc__="Any settings; the rest take their defaults (docs/RULES.md 7).",
             **fields,
         )
