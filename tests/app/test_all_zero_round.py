@@ -9,7 +9,7 @@ import re
 
 from flask import Flask
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
+from factories import new_session_form
 
 from scorekeeper.services import sessions, stats
 

@@ -49,7 +49,7 @@ import sqlalchemy as sa
 from api_answers import problems
 from flask import Flask
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
+from factories import new_session_form
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
+from factories import new_session_form
 
 from scorekeeper.rules import LABELS
 from scorekeeper.services import sessions

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
+from factories import new_session_form
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
