@@ -47,9 +47,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from api_answers import problems
+from factories import new_session, new_session_form
 from flask import Flask
 from flask.testing import FlaskClient
-from factories import new_session_form
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
@@ -105,15 +105,9 @@ def nothing_written(client: FlaskClient, app: Flask) -> Iterator[None]:
     assert after[2] == before[2], "a table gained or lost rows"
 
 
-def create(client: FlaskClient, players: list[str] = PLAYERS, **fields: Any) -> int:
-    response = client.post(f"{API}/sessions", json={"players": players, **fields})
-    assert response.status_code == 201, response.get_data(as_text=True)
-    return response.get_json()["id"]
-
-
 def sunday(client: FlaskClient) -> int:
     """A session of Ann, Bo, Cy and Di with round 1 played (two of three rounds to go)."""
-    session_id = create(client, name="Sunday")
+    session_id = new_session(client, PLAYERS, name="Sunday")
     response = client.post(f"{API}/sessions/{session_id}/rounds", json=WENT_OUT)
     assert response.status_code == 201
     return session_id
@@ -211,7 +205,7 @@ def paper(**scores: Any) -> dict[str, Any]:
     return {"ending": "scores", "scores": {**PAPER["scores"], **scores}}
 
 
-def new_session(**fields: Any) -> dict[str, Any]:
+def session_body(**fields: Any) -> dict[str, Any]:
     return {"players": PLAYERS, **fields}
 
 
@@ -403,47 +397,49 @@ NEW_SESSIONS = [
     replace(case, id=f"session-{case.id}", url=SESSIONS, also_put=False)
     for case in [
         # How many play.
-        Hostile("no-players", 422, "too_few_players", new_session(players=[]), field="players"),
-        Hostile("1-player", 422, "too_few_players", new_session(players=["Ann"]), field="players"),
-        Hostile("7-players", 422, "too_many_players", new_session(players=SEVEN), field="players"),
+        Hostile("no-players", 422, "too_few_players", session_body(players=[]), field="players"),
+        Hostile("1-player", 422, "too_few_players", session_body(players=["Ann"]), field="players"),
+        Hostile("7-players", 422, "too_many_players", session_body(players=SEVEN), field="players"),
         Hostile(
             "7-players-two-sets",
             422,
             "too_many_players",
-            new_session(players=SEVEN, rules={"tile_sets": 2}),
+            session_body(players=SEVEN, rules={"tile_sets": 2}),
             field="players",
         ),
         Hostile(
             "5-players-one-set",
             422,
             "too_many_players",
-            new_session(players=SEVEN[:5]),
+            session_body(players=SEVEN[:5]),
             field="players",
         ),
         Hostile(
             "5000-players",
             422,
             "too_many_players",
-            new_session(players=[f"P{i}" for i in range(5000)]),
+            session_body(players=[f"P{i}" for i in range(5000)]),
             field="players",
         ),
         # Empty and whitespace names.
-        Hostile("name-empty", 422, "bad_name", new_session(players=["Ann", ""]), field="players.1"),
         Hostile(
-            "name-spaces", 422, "bad_name", new_session(players=["Ann", "   "]), field="players.1"
+            "name-empty", 422, "bad_name", session_body(players=["Ann", ""]), field="players.1"
+        ),
+        Hostile(
+            "name-spaces", 422, "bad_name", session_body(players=["Ann", "   "]), field="players.1"
         ),
         Hostile(
             "name-tab-newline",
             422,
             "bad_name",
-            new_session(players=["Ann", "\t\n"]),
+            session_body(players=["Ann", "\t\n"]),
             field="players.1",
         ),
         Hostile(
             "name-no-break-space",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u00a0\u3000"]),
+            session_body(players=["Ann", "\u00a0\u3000"]),
             field="players.1",
         ),
         # Characters that cannot be shown.
@@ -451,42 +447,42 @@ NEW_SESSIONS = [
             "name-zero-width-space",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u200b"]),
+            session_body(players=["Ann", "\u200b"]),
             field="players.1",
         ),
         Hostile(
             "name-with-zero-width-joiner",
             422,
             "bad_name",
-            new_session(players=["Ann", "A\u200dnn"]),
+            session_body(players=["Ann", "A\u200dnn"]),
             field="players.1",
         ),
         Hostile(
             "name-rtl-override",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u202eoB"]),
+            session_body(players=["Ann", "\u202eoB"]),
             field="players.1",
         ),
         Hostile(
             "name-rtl-isolate",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u2067Bo\u2069"]),
+            session_body(players=["Ann", "\u2067Bo\u2069"]),
             field="players.1",
         ),
         Hostile(
-            "name-bell", 422, "bad_name", new_session(players=["Ann", "Bo\x07"]), field="players.1"
+            "name-bell", 422, "bad_name", session_body(players=["Ann", "Bo\x07"]), field="players.1"
         ),
         Hostile(
             "name-ansi-escape",
             422,
             "bad_name",
-            new_session(players=["Ann", "\x1b[31mBo"]),
+            session_body(players=["Ann", "\x1b[31mBo"]),
             field="players.1",
         ),
         Hostile(
-            "name-nul", 422, "bad_name", new_session(players=["Ann", "B\x00o"]), field="players.1"
+            "name-nul", 422, "bad_name", session_body(players=["Ann", "B\x00o"]), field="players.1"
         ),
         Hostile(
             "name-lone-surrogate",
@@ -499,7 +495,7 @@ NEW_SESSIONS = [
             "name-family-emoji",
             422,
             "bad_name",
-            new_session(players=["Ann", "\U0001f468\u200d\U0001f469\u200d\U0001f467"]),
+            session_body(players=["Ann", "\U0001f468\u200d\U0001f469\u200d\U0001f467"]),
             field="players.1",
         ),
         # Too long.
@@ -507,32 +503,32 @@ NEW_SESSIONS = [
             "name-41-chars",
             422,
             "bad_name",
-            new_session(players=["Ann", "x" * 41]),
+            session_body(players=["Ann", "x" * 41]),
             field="players.1",
         ),
         Hostile(
             "name-10000-chars",
             422,
             "bad_name",
-            new_session(players=["Ann", "x" * 10_000]),
+            session_body(players=["Ann", "x" * 10_000]),
             field="players.1",
         ),
         # Not text.
         Hostile(
-            "name-a-number", 400, "bad_request", new_session(players=["Ann", 7]), field="players.1"
+            "name-a-number", 400, "bad_request", session_body(players=["Ann", 7]), field="players.1"
         ),
         Hostile(
-            "name-null", 400, "bad_request", new_session(players=["Ann", None]), field="players.1"
+            "name-null", 400, "bad_request", session_body(players=["Ann", None]), field="players.1"
         ),
         Hostile(
             "name-a-list",
             400,
             "bad_request",
-            new_session(players=[["Ann"], "Bo"]),
+            session_body(players=[["Ann"], "Bo"]),
             field="players.0",
         ),
         Hostile(
-            "players-text", 400, "bad_request", new_session(players="Ann, Bo"), field="players"
+            "players-text", 400, "bad_request", session_body(players="Ann, Bo"), field="players"
         ),
         Hostile("players-missing", 400, "bad_request", {"name": "Sunday"}, field="players"),
         # Equal but for case or spaces.
@@ -540,56 +536,58 @@ NEW_SESSIONS = [
             "names-Ann-and-spaced-ann",
             422,
             "duplicate_player",
-            new_session(players=["Ann", " ann "]),
+            session_body(players=["Ann", " ann "]),
             field="players.1",
         ),
         Hostile(
             "names-Bo-and-BO",
             422,
             "duplicate_player",
-            new_session(players=["Bo", "Cy", "BO"]),
+            session_body(players=["Bo", "Cy", "BO"]),
             field="players.2",
         ),
         Hostile(
             "names-folded-inner-spaces",
             422,
             "duplicate_player",
-            new_session(players=["Ann Marie", "ann\n  MARIE"]),
+            session_body(players=["Ann Marie", "ann\n  MARIE"]),
             field="players.1",
         ),
         Hostile(
             "names-Strasse-casefold",
             422,
             "duplicate_player",
-            new_session(players=["Straße", "STRASSE"]),
+            session_body(players=["Straße", "STRASSE"]),
             field="players.1",
         ),
         Hostile(
             "names-Lukasz-casefold",
             422,
             "duplicate_player",
-            new_session(players=["Łukasz", "ŁUKASZ"]),
+            session_body(players=["Łukasz", "ŁUKASZ"]),
             field="players.1",
         ),
         # The session's name and rounds.
-        Hostile("session-name-81-chars", 422, "bad_name", new_session(name="S" * 81), field="name"),
         Hostile(
-            "session-name-control", 422, "bad_name", new_session(name="Sun\x1bday"), field="name"
+            "session-name-81-chars", 422, "bad_name", session_body(name="S" * 81), field="name"
+        ),
+        Hostile(
+            "session-name-control", 422, "bad_name", session_body(name="Sun\x1bday"), field="name"
         ),
         Hostile(
             "session-name-rtl-override",
             422,
             "bad_name",
-            new_session(name="\u202eyadnuS"),
+            session_body(name="\u202eyadnuS"),
             field="name",
         ),
-        Hostile("session-name-a-number", 400, "bad_request", new_session(name=HUGE), field="name"),
-        Hostile("rounds-10**30", 422, "bad_setting", new_session(rounds=HUGE), field="rounds"),
-        Hostile("rounds-0", 422, "bad_setting", new_session(rounds=0), field="rounds"),
-        Hostile("rounds--1", 422, "bad_setting", new_session(rounds=-1), field="rounds"),
-        Hostile("rounds-1.5", 400, "bad_request", new_session(rounds=1.5), field="rounds"),
-        Hostile("rounds-text", 400, "bad_request", new_session(rounds="3"), field="rounds"),
-        Hostile("rounds-true", 400, "bad_request", new_session(rounds=True), field="rounds"),
+        Hostile("session-name-a-number", 400, "bad_request", session_body(name=HUGE), field="name"),
+        Hostile("rounds-10**30", 422, "bad_setting", session_body(rounds=HUGE), field="rounds"),
+        Hostile("rounds-0", 422, "bad_setting", session_body(rounds=0), field="rounds"),
+        Hostile("rounds--1", 422, "bad_setting", session_body(rounds=-1), field="rounds"),
+        Hostile("rounds-1.5", 400, "bad_request", session_body(rounds=1.5), field="rounds"),
+        Hostile("rounds-text", 400, "bad_request", session_body(rounds="3"), field="rounds"),
+        Hostile("rounds-true", 400, "bad_request", session_body(rounds=True), field="rounds"),
         Hostile("rounds-NaN", 400, "bad_request", raw='{"players": ["Ann", "Bo"], "rounds": NaN}'),
         Hostile(
             "rounds-1e1",
@@ -603,27 +601,27 @@ NEW_SESSIONS = [
             "rule-10**30",
             422,
             "bad_setting",
-            new_session(rules={"joker_penalty": HUGE}),
+            session_body(rules={"joker_penalty": HUGE}),
             field="joker_penalty",
         ),
         Hostile(
             "rule-1.5",
             400,
             "bad_setting",
-            new_session(rules={"tile_sets": 1.5}),
+            session_body(rules={"tile_sets": 1.5}),
             field="tile_sets",
         ),
         Hostile(
             "rule-text",
             400,
             "bad_setting",
-            new_session(rules={"tile_sets": "2"}),
+            session_body(rules={"tile_sets": "2"}),
             field="tile_sets",
         ),
         Hostile(
-            "rule-unknown", 400, "bad_setting", new_session(rules={"jokers": 3}), field="jokers"
+            "rule-unknown", 400, "bad_setting", session_body(rules={"jokers": 3}), field="jokers"
         ),
-        Hostile("rules-a-list", 400, "bad_setting", new_session(rules=[1, 2]), field="rules"),
+        Hostile("rules-a-list", 400, "bad_setting", session_body(rules=[1, 2]), field="rules"),
         Hostile(
             "rule-Infinity",
             400,
@@ -645,7 +643,7 @@ NEW_SESSIONS = [
             "text-plain",
             400,
             "bad_request",
-            raw=json.dumps(new_session()),
+            raw=json.dumps(session_body()),
             content_type="text/plain",
         ),
     ]
@@ -941,7 +939,7 @@ def padded(body: dict[str, Any], size: int) -> str:
 @pytest.mark.parametrize(
     ("method", "url", "body"),
     [
-        ("POST", SESSIONS, new_session()),
+        ("POST", SESSIONS, session_body()),
         ("POST", ROUNDS, WENT_OUT),
         ("PUT", ROUND_1, WENT_OUT),
         ("POST", EXTEND, {"rounds": 1}),
@@ -966,7 +964,7 @@ def test_a_body_over_64_kib_is_413_json(
 def test_a_streamed_body_over_64_kib_is_413_json(client: FlaskClient, app: Flask) -> None:
     """Without a Content-Length (chunked), werkzeug cuts the body at the limit: still a 413,
     and none of it is read as a session."""
-    body = padded(new_session(), LIMIT + 10).encode()
+    body = padded(session_body(), LIMIT + 10).encode()
     with nothing_written(client, app):
         response = client.post(
             f"{API}/sessions",
@@ -981,7 +979,7 @@ def test_a_streamed_body_over_64_kib_is_413_json(client: FlaskClient, app: Flask
 
 def test_a_body_of_exactly_64_kib_is_read(client: FlaskClient) -> None:
     response = client.post(
-        f"{API}/sessions", data=padded(new_session(), LIMIT), content_type="application/json"
+        f"{API}/sessions", data=padded(session_body(), LIMIT), content_type="application/json"
     )
     assert response.status_code == 201, response.get_json()
 
@@ -1081,7 +1079,7 @@ def test_a_token_of_the_other_notation_is_named_everywhere(
 ) -> None:
     """The API, the round form, the rules tools and the table checker read only the session's
     notation; nothing is stored."""
-    session_id = create(client, ["Ann", "Bo"], rules={"played_with": played_with})
+    session_id = new_session(client, ["Ann", "Bo"], rules={"played_with": played_with})
     joker = "j"
     with nothing_written(client, app):
         api = client.post(
@@ -1196,8 +1194,8 @@ def api_posts(sid: int, odd: Any) -> dict[str, tuple[str, Any]]:
         "score": (ROUNDS, paper(Ann=odd)),
         "tile-count": (ROUNDS, {**POOL_EMPTY, "tile_counts": {"Ann": odd}}),
         "number": (ROUNDS, {**WENT_OUT, "number": odd}),
-        "rounds": (SESSIONS, new_session(rounds=odd)),
-        **{f"setting-{n}": (SESSIONS, new_session(rules={n: odd})) for n in SETTING_FIELDS},
+        "rounds": (SESSIONS, session_body(rounds=odd)),
+        **{f"setting-{n}": (SESSIONS, session_body(rules={n: odd})) for n in SETTING_FIELDS},
         "extend": (EXTEND, {"rounds": odd}),
         "tool-session": (f"{API}/rules/rack", {"tiles": "r1", "session": odd}),
         "tool-setting": (f"{API}/rules/meld", {"sets": [], "rules": {"min_initial_meld": odd}}),
