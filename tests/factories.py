@@ -91,6 +91,11 @@ def session_doc(via: Via, session_id: int) -> dict[str, Any]:
     return dict(answer)
 
 
+def stored_rounds(via: Via, session_id: int) -> list[dict[str, Any]]:
+    """The session's rounds as the API stores them."""
+    return list(session_doc(via, session_id)["rounds"])
+
+
 # --- The pages' forms ------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from factories import went_out
 from playwright.sync_api import Page, expect
 
 from scorekeeper.services import backup
@@ -26,7 +27,7 @@ def _new_session(page: Page, live_server: str) -> int:
 
 
 def _went_out(page: Page, live_server: str, session_id: int) -> None:
-    body: dict[str, Any] = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 5, "Cy": 7}}
+    body = went_out("Ann", Bo=5, Cy=7)
     response = page.request.post(f"{live_server}/api/v1/sessions/{session_id}/rounds", data=body)
     assert response.status == 201, response.text()
 

@@ -4,8 +4,8 @@ start (a tie draws again), run out of time offline, and see the penalty message.
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from factories import new_session
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -26,19 +26,13 @@ AudioContext.prototype.createOscillator = function () {
 """
 
 
-def create_session(page: Page, live_server: str, **rules: Any) -> int:
-    response = page.request.post(
-        f"{live_server}/api/v1/sessions", data={"players": PLAYERS, "rules": rules}
-    )
-    assert response.status == 201, response.text()
-    return int(response.json()["id"])
-
-
 def test_clock_set_to_3_seconds_runs_out_with_the_penalty_message(
     page: Page, live_server: str
 ) -> None:
     page.add_init_script(SPIES)
-    session_id = create_session(page, live_server, seconds_per_turn=60, penalty_tiles=3)
+    session_id = new_session(
+        live_server, PLAYERS, rules={"seconds_per_turn": 60, "penalty_tiles": 3}
+    )
 
     # The session page offers the clock; the clock page sets 3 seconds in its custom field.
     page.goto(f"{live_server}/sessions/{session_id}")
@@ -107,7 +101,7 @@ def test_clock_set_to_3_seconds_runs_out_with_the_penalty_message(
 
 
 def test_clock_off_is_offered_and_set_with_one_tap(page: Page, live_server: str) -> None:
-    session_id = create_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}")
     expect(page.get_by_role("link", name="Turn clock · 60 s a turn")).to_have_count(0)
     page.locator("#notes-section > summary").tap()  # "More"
