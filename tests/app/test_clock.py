@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from factories import went_out_form
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import RulesError
@@ -248,10 +249,9 @@ def test_who_starts_of_a_missing_session_is_not_found(client: FlaskClient) -> No
 # ---- The rack in tiles without JavaScript ----
 
 
-def went_out(racks: dict[int, str]) -> dict[str, str]:
-    form = {"ending": "went_out", "winner": "0", "key": "k-" + "-".join(racks.values())}
-    form.update({f"rack_{seat}": value for seat, value in racks.items()})
-    return form
+def ann_went_out(racks: dict[int, str]) -> dict[str, str]:
+    """The round form: Ann (seat 0) went out, the others' racks typed as tiles."""
+    return went_out_form(0, racks, key="k-" + "-".join(racks.values()))
 
 
 def test_the_rack_hint_says_how_to_type_tiles(client: FlaskClient) -> None:
@@ -286,7 +286,7 @@ def test_cards_sessions_say_how_to_type_cards(client: FlaskClient) -> None:
 
 def test_a_third_red_7_in_one_set_is_refused_next_to_the_racks(client: FlaskClient) -> None:
     sid = create(client)
-    response = client.post(f"/sessions/{sid}/rounds/new", data=went_out({1: "r7 r7", 2: "r7"}))
+    response = client.post(f"/sessions/{sid}/rounds/new", data=ann_went_out({1: "r7 r7", 2: "r7"}))
     assert response.status_code == 422
     page = text(response)
     message = "red 7 entered 3 times; a single set has 2."
@@ -299,7 +299,7 @@ def test_a_third_red_7_in_one_set_is_refused_next_to_the_racks(client: FlaskClie
 
 def test_three_red_7s_fit_two_sets_and_the_table_shows_the_tiles(client: FlaskClient) -> None:
     sid = create(client, tile_sets=2)
-    form = went_out({1: "r7 r7", 2: "r7", 3: "j k13 o1"})
+    form = ann_went_out({1: "r7 r7", 2: "r7", 3: "j k13 o1"})
     response = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert response.status_code == 302, text(response)
     stored = client.get(f"/api/v1/sessions/{sid}/rounds/1").get_json()
@@ -312,14 +312,14 @@ def test_three_red_7s_fit_two_sets_and_the_table_shows_the_tiles(client: FlaskCl
 
 def test_a_bad_tile_is_shown_next_to_its_rack(client: FlaskClient) -> None:
     sid = create(client)
-    response = client.post(f"/sessions/{sid}/rounds/new", data=went_out({1: "r7 x9", 2: "5"}))
+    response = client.post(f"/sessions/{sid}/rounds/new", data=ann_went_out({1: "r7 x9", 2: "5"}))
     assert response.status_code == 422
     assert "“x9” is not a tile" in error_next_to(text(response), "rack_1")
 
 
 def test_cards_are_stored_and_shown_as_cards(client: FlaskClient) -> None:
     sid = create(client, played_with="cards")
-    form = went_out({1: "hq ♦A s10", 2: "j", 3: "c2"})
+    form = ann_went_out({1: "hq ♦A s10", 2: "j", 3: "c2"})
     assert client.post(f"/sessions/{sid}/rounds/new", data=form).status_code == 302
     page = text(client.get(f"/sessions/{sid}"))
     assert "<summary>3 cards</summary><span>s10 hQ dA</span></details>" in page

@@ -197,11 +197,13 @@ class Hostile:
     also_put: bool = True  # a round body: also sent as PUT to round 1
 
 
-def went_out(**racks: Any) -> dict[str, Any]:
+def went_out_but(**racks: Any) -> dict[str, Any]:
+    """WENT_OUT with these racks changed (hostile values, as given)."""
     return {**WENT_OUT, "racks": {**WENT_OUT["racks"], **racks}}
 
 
-def paper(**scores: Any) -> dict[str, Any]:
+def paper_but(**scores: Any) -> dict[str, Any]:
+    """PAPER with these scores changed (hostile values, as given)."""
     return {"ending": "scores", "scores": {**PAPER["scores"], **scores}}
 
 
@@ -211,12 +213,12 @@ def session_body(**fields: Any) -> dict[str, Any]:
 
 ROUND_BODIES = [
     # Huge numbers.
-    Hostile("rack-10**30", 400, "bad_request", went_out(Bo=HUGE), field="Bo"),
-    Hostile("rack--10**30", 400, "bad_request", went_out(Bo=-HUGE), field="Bo"),
-    Hostile("rack-1000001", 400, "bad_request", went_out(Bo=1_000_001), field="Bo"),
-    Hostile("rack-text-31-digits", 422, "impossible_rack", went_out(Bo=str(HUGE)), field="Bo"),
+    Hostile("rack-10**30", 400, "bad_request", went_out_but(Bo=HUGE), field="Bo"),
+    Hostile("rack--10**30", 400, "bad_request", went_out_but(Bo=-HUGE), field="Bo"),
+    Hostile("rack-1000001", 400, "bad_request", went_out_but(Bo=1_000_001), field="Bo"),
+    Hostile("rack-text-31-digits", 422, "impossible_rack", went_out_but(Bo=str(HUGE)), field="Bo"),
     Hostile("rack-5000-digit-literal", 400, "bad_request", raw=raw_round("9" * 5000)),
-    Hostile("score-10**30", 400, "bad_request", paper(Ann=HUGE, Bo=-HUGE), field="Ann"),
+    Hostile("score-10**30", 400, "bad_request", paper_but(Ann=HUGE, Bo=-HUGE), field="Ann"),
     Hostile(
         "tile-count-10**30",
         400,
@@ -225,11 +227,11 @@ ROUND_BODIES = [
         field="Ann",
     ),
     # Floats, even whole ones.
-    Hostile("rack-1.5", 400, "bad_request", went_out(Bo=1.5), field="Bo"),
+    Hostile("rack-1.5", 400, "bad_request", went_out_but(Bo=1.5), field="Bo"),
     Hostile("rack-1e3", 400, "bad_request", raw=raw_round("1e3"), field="Bo"),
     Hostile("rack-22.0", 400, "bad_request", raw=raw_round("22.0"), field="Bo"),
     Hostile("rack-1e400", 400, "bad_request", raw=raw_round("1e400"), field="Bo"),
-    Hostile("score-1.5", 400, "bad_request", paper(Ann=24.5, Bo=-5.5), field="Ann"),
+    Hostile("score-1.5", 400, "bad_request", paper_but(Ann=24.5, Bo=-5.5), field="Ann"),
     Hostile(
         "tile-count-1e3",
         400,
@@ -238,7 +240,7 @@ ROUND_BODIES = [
         '"tile_counts": {"Ann": 1e3}}',
         field="Ann",
     ),
-    Hostile("rack-true", 400, "bad_request", went_out(Bo=True), field="Bo"),
+    Hostile("rack-true", 400, "bad_request", went_out_but(Bo=True), field="Bo"),
     # NaN and Infinity are not JSON.
     Hostile("rack-NaN", 400, "bad_request", raw=raw_round("NaN"), says="NaN is not a JSON number"),
     Hostile("rack-Infinity", 400, "bad_request", raw=raw_round("Infinity"), says="Infinity"),
@@ -250,14 +252,14 @@ ROUND_BODIES = [
         says="-Infinity is not a JSON number",
     ),
     # Strings for numbers: a rack may be text (tiles, or a whole number); scores and counts not.
-    Hostile("rack-text-1.5", 422, "bad_tile", went_out(Bo="1.5"), field="Bo"),
-    Hostile("rack-text-+22", 422, "bad_tile", went_out(Bo="+22"), field="Bo"),
-    Hostile("rack-text-1e3", 422, "bad_tile", went_out(Bo="1e3"), field="Bo"),
-    Hostile("rack-text--5", 422, "negative_rack", went_out(Bo="-5"), field="Bo"),
-    Hostile("rack-text-arabic-digits", 422, "bad_tile", went_out(Bo="٢٢"), field="Bo"),
-    Hostile("rack-text-fullwidth-digits", 422, "bad_tile", went_out(Bo="２２"), field="Bo"),
-    Hostile("rack-text-1001-chars", 400, "bad_request", went_out(Bo="7" * 1001), field="Bo"),
-    Hostile("score-text", 400, "bad_request", paper(Ann="24"), field="Ann"),
+    Hostile("rack-text-1.5", 422, "bad_tile", went_out_but(Bo="1.5"), field="Bo"),
+    Hostile("rack-text-+22", 422, "bad_tile", went_out_but(Bo="+22"), field="Bo"),
+    Hostile("rack-text-1e3", 422, "bad_tile", went_out_but(Bo="1e3"), field="Bo"),
+    Hostile("rack-text--5", 422, "negative_rack", went_out_but(Bo="-5"), field="Bo"),
+    Hostile("rack-text-arabic-digits", 422, "bad_tile", went_out_but(Bo="٢٢"), field="Bo"),
+    Hostile("rack-text-fullwidth-digits", 422, "bad_tile", went_out_but(Bo="２２"), field="Bo"),
+    Hostile("rack-text-1001-chars", 400, "bad_request", went_out_but(Bo="7" * 1001), field="Bo"),
+    Hostile("score-text", 400, "bad_request", paper_but(Ann="24"), field="Ann"),
     Hostile(
         "tile-count-text",
         400,
@@ -303,21 +305,23 @@ ROUND_BODIES = [
         '"racks": {"Bo": 22, "Cy": 55, "Di": 8}}',
     ),
     # Tiles: too many, too long.
-    Hostile("tiles-10000", 400, "bad_request", went_out(Bo=["r7"] * 10_000), field="Bo"),
-    Hostile("tiles-101", 400, "bad_request", went_out(Bo=["k1"] * 101), field="Bo"),
+    Hostile("tiles-10000", 400, "bad_request", went_out_but(Bo=["r7"] * 10_000), field="Bo"),
+    Hostile("tiles-101", 400, "bad_request", went_out_but(Bo=["k1"] * 101), field="Bo"),
     Hostile(
         "tile-60000-digits",
         422,
         "bad_tile",
-        went_out(Bo=["r" + "7" * 60_000]),
+        went_out_but(Bo=["r" + "7" * 60_000]),
         field="Bo",
         says="Bo: “r7777777777777777777…” is not a tile",
     ),
-    Hostile("tile-60000-chars", 422, "bad_tile", went_out(Bo=["x" * 60_000]), field="Bo"),
-    Hostile("tile-1MB", 413, "request_entity_too_large", went_out(Bo=["r" + "7" * 1_000_000])),
-    Hostile("rack-text-1MB", 413, "request_entity_too_large", went_out(Bo="r7 " * 350_000)),
-    Hostile("tile-a-number", 400, "bad_request", went_out(Bo=["r7", 7]), field="Bo"),
-    Hostile("rack-nested-300", 400, "bad_request", went_out(Bo=json.loads("[" * 300 + "]" * 300))),
+    Hostile("tile-60000-chars", 422, "bad_tile", went_out_but(Bo=["x" * 60_000]), field="Bo"),
+    Hostile("tile-1MB", 413, "request_entity_too_large", went_out_but(Bo=["r" + "7" * 1_000_000])),
+    Hostile("rack-text-1MB", 413, "request_entity_too_large", went_out_but(Bo="r7 " * 350_000)),
+    Hostile("tile-a-number", 400, "bad_request", went_out_but(Bo=["r7", 7]), field="Bo"),
+    Hostile(
+        "rack-nested-300", 400, "bad_request", went_out_but(Bo=json.loads("[" * 300 + "]" * 300))
+    ),
     # Not a round object.
     Hostile(
         "nested-30000-arrays",
@@ -360,8 +364,8 @@ ROUND_BODIES = [
         {**WENT_OUT, "racks": {f"P{i}": 1 for i in range(13)}},
         field="racks",
     ),
-    Hostile("racks-unknown-player", 422, "unknown_player", went_out(Ed=5), field="Ed"),
-    Hostile("racks-emoji-player", 422, "unknown_player", went_out(**{"👻": 5}), field="👻"),
+    Hostile("racks-unknown-player", 422, "unknown_player", went_out_but(Ed=5), field="Ed"),
+    Hostile("racks-emoji-player", 422, "unknown_player", went_out_but(**{"👻": 5}), field="👻"),
     Hostile("confirm-text", 400, "bad_request", {**WENT_OUT, "confirm": "yes"}, field="confirm"),
     Hostile("key-65-chars", 400, "bad_request", {**WENT_OUT, "key": "k" * 65}, field="key"),
     Hostile("key-newline", 400, "bad_request", {**WENT_OUT, "key": "tap\n1"}, field="key"),
@@ -1190,8 +1194,8 @@ def test_every_number_field_of_every_form_refuses_odd_digits(
 def api_posts(sid: int, odd: Any) -> dict[str, tuple[str, Any]]:
     """Every number of the API, sent as `odd` (text, or a huge JSON number)."""
     return {
-        "rack": (ROUNDS, went_out(Bo=odd)),
-        "score": (ROUNDS, paper(Ann=odd)),
+        "rack": (ROUNDS, went_out_but(Bo=odd)),
+        "score": (ROUNDS, paper_but(Ann=odd)),
         "tile-count": (ROUNDS, {**POOL_EMPTY, "tile_counts": {"Ann": odd}}),
         "number": (ROUNDS, {**WENT_OUT, "number": odd}),
         "rounds": (SESSIONS, session_body(rounds=odd)),

@@ -8,7 +8,7 @@ import io
 from typing import Any
 
 import pytest
-from factories import new_session
+from factories import add_round, new_session, went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -26,10 +26,8 @@ API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 
-def add_round(client: FlaskClient, session_id: int) -> None:
-    body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-    response = client.post(f"{API}/sessions/{session_id}/rounds", json=body)
-    assert response.status_code == 201, response.get_json()
+def play_a_round(client: FlaskClient, session_id: int) -> None:
+    add_round(client, session_id, went_out("Ann", Bo=22, Cy=55, Di=8))
 
 
 def csv_rows(data: bytes) -> list[list[str]]:
@@ -89,7 +87,7 @@ def test_api_error_in_english_is_unchanged(client: FlaskClient) -> None:
 
 def test_session_csv_with_labels_en_keeps_english_labels(client: FlaskClient) -> None:
     session_id = new_session(client, PLAYERS, rules={"drop_worst_round": True})
-    add_round(client, session_id)
+    play_a_round(client, session_id)
     response = client.get(
         f"/sessions/{session_id}/export.csv?labels=en", headers={"Accept-Language": "fr"}
     )
@@ -100,7 +98,7 @@ def test_session_csv_with_labels_en_keeps_english_labels(client: FlaskClient) ->
 
 
 def test_history_csv_with_labels_en_keeps_english_header(client: FlaskClient) -> None:
-    add_round(client, new_session(client, PLAYERS))
+    play_a_round(client, new_session(client, PLAYERS))
     response = client.get("/export.csv?labels=en", headers={"Accept-Language": "pl"})
     assert response.status_code == 200
     rows = csv_rows(response.data)
@@ -109,14 +107,14 @@ def test_history_csv_with_labels_en_keeps_english_header(client: FlaskClient) ->
 
 def test_csv_in_english_has_english_labels(client: FlaskClient) -> None:
     session_id = new_session(client, PLAYERS)
-    add_round(client, session_id)
+    play_a_round(client, session_id)
     rows = csv_rows(client.get(f"/sessions/{session_id}/export.csv").data)
     assert rows[0][0] == "Round" and rows[-1][0] == "Total"
 
 
 def test_csv_in_french_has_french_header_labels(client: FlaskClient) -> None:
     session_id = new_session(client, PLAYERS, rules={"drop_worst_round": True})
-    add_round(client, session_id)
+    play_a_round(client, session_id)
     response = client.get(f"/sessions/{session_id}/export.csv", headers={"Accept-Language": "fr"})
     rows = csv_rows(response.data)
     assert rows[0] == ["Manche", *PLAYERS]

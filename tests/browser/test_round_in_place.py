@@ -249,8 +249,9 @@ def test_the_scores_stay_in_sight_while_a_round_is_typed(page: Page, live_server
     })"""
     assert page.evaluate(totals_seen)
     assert page.evaluate(f"(arguments) => {{ {ON_SCREEN} }}", ["#entry #rack_3"])
+    scrolled = page.evaluate("scrollY")
     page.mouse.wheel(0, 200)  # scrolled on through the form: still in sight
-    page.wait_for_timeout(100)
+    page.wait_for_function("(before) => scrollY > before", arg=scrolled)
     last.focus()
     assert page.evaluate(totals_seen)
     # Said once on the page: the round's number (the pill) and "Who went out?".
