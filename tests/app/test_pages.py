@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from factories import new_session_by_form, new_session_form, went_out_form
+from factories import csrf_token, new_session_by_form, new_session_form, went_out_form
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -440,9 +440,9 @@ def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
     with csrf_app.app_context():
         assert sessions.list_sessions() == []
     page = client.get("/sessions/new").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert token
-    accepted = client.post("/sessions/new", data={**new_session_form(FOUR), "csrf_token": token[1]})
+    accepted = client.post(
+        "/sessions/new", data=new_session_form(FOUR, csrf_token=csrf_token(page))
+    )
     assert accepted.status_code == 302
     assert client.post("/sessions/1/extend").status_code == 400
     with csrf_app.app_context():
