@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from factories import add_round, stored_rounds, went_out
+from factories import add_round, new_session, stored_rounds, went_out
 from phone import starting_with
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
@@ -19,7 +19,7 @@ ROUND_1 = went_out("Ann", Bo=22, Cy=55, Di=8)
 
 def round_1_played(live_server: str, rounds: int = 3) -> int:
     """A session of four with round 1 played."""
-    session_id = round_1_played(live_server, PLAYERS, rounds=rounds)
+    session_id = new_session(live_server, PLAYERS, rounds=rounds)
     add_round(live_server, session_id, ROUND_1)
     return session_id
 

@@ -293,7 +293,11 @@ def test_a_round_in_place_takes_no_keys_before_its_scripts_run(
     session_id = start_session(page, live_server, PLAYERS)
     scripts = re.compile(r"/static/round_form_went_out\.[0-9a-f]+\.js$")
     held: list[Any] = []
-    page.route(scripts, held.append)  # the round form's scripts held on their way
+
+    def hold(route: Any) -> None:  # the round form's scripts held on their way
+        held.append(route)
+
+    page.route(scripts, hold)
 
     with page.expect_request(scripts):  # the form is fetched and asks for its scripts
         page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()

@@ -213,7 +213,6 @@ def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> No
     session_id = new_session(live_server, LONG_NAMES, rules={"tile_sets": 2}, rounds=2)
     for scores in ([120, -30, -20, -40, -10, -20], [-5, 60, -15, -10, -20, -10]):
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": dict(zip(LONG_NAMES, scores, strict=True))},
@@ -289,7 +288,6 @@ def test_the_chart_follows_the_theme_and_only_the_shown_one_is_fetched(
         )
         session_id = new_session(live_server, PLAYERS)
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": {"Ann": 30, "Bo": -10, "Cy": -10, "Di": -10}},
@@ -322,7 +320,6 @@ def test_the_chart_follows_the_theme_and_only_the_shown_one_is_fetched(
         shown_chart(page, "dark")
         fetched.clear()
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": {"Ann": -10, "Bo": 30, "Cy": -10, "Di": -10}},
@@ -399,7 +396,6 @@ def test_the_table_stays_usable_at_200_percent_text(
     session_id = new_session(live_server, LONG_NAMES, rules={"tile_sets": 2})
     for scores in ([120, -30, -20, -40, -10, -20], [-5, 60, -15, -10, -20, -10]):
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": dict(zip(LONG_NAMES, scores, strict=True))},
