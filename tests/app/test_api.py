@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from api_answers import problems
 from contract import DEFAULT_RULES
-from factories import add_round, new_session, paper, session_doc
+from factories import add_round, new_session, paper, pool_empty, session_doc, went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -22,19 +22,13 @@ pytestmark = pytest.mark.shared_app
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 SUNDAY = {"name": "Sunday", "players": PLAYERS, "rounds": 3, "rules": DEFAULT_RULES}
-WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-WENT_OUT_TILES = {
-    "ending": "went_out",
-    "winner": "Ann",
-    "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
-}
-POOL_EMPTY = {
-    "ending": "pool_empty",
-    "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
+WENT_OUT = went_out("Ann", Bo=22, Cy=55, Di=8)
+WENT_OUT_TILES = went_out("Ann", Bo=["r7", "k13", "j"], Cy=12, Di=8)
+POOL_EMPTY = pool_empty(Ann=10, Bo=22, Cy=55, Di=8) | {
     "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
     "winner": "Di",
 }
-PAPER = {"ending": "scores", "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}}
+PAPER = paper(Ann=24, Bo=-5, Cy=-16, Di=-3)
 
 # The Polish score sheet (seeds/001): players A-D, three rounds; round 2 is misprinted.
 GRACZE = ["Gracz A", "Gracz B", "Gracz C", "Gracz D"]

@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from factories import add_round, new_session, session_doc, went_out_form
+from factories import (
+    add_round,
+    new_session,
+    paper,
+    pool_empty,
+    session_doc,
+    went_out,
+    went_out_form,
+)
 from flask import Flask
 from flask.testing import FlaskClient
 from test_seats import contrast
@@ -30,9 +38,9 @@ pytestmark = pytest.mark.shared_app
 API = "/api/v1"
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 SVG = "{http://www.w3.org/2000/svg}"
-WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-BO_OUT = {"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 10, "Di": 3}}
-PAPER = {"ending": "scores", "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}}
+WENT_OUT = went_out("Ann", Bo=22, Cy=55, Di=8)
+BO_OUT = went_out("Bo", Ann=5, Cy=10, Di=3)
+PAPER = paper(Ann=24, Bo=-5, Cy=-16, Di=-3)
 
 
 def scores_table(client: FlaskClient, session_id: int) -> dict[str, Any]:
@@ -359,27 +367,11 @@ def test_undo_of_an_add_restores_the_previous_table_exactly(
 
 def test_undo_of_an_edit_puts_the_previous_round_back_exactly(client: FlaskClient) -> None:
     sid = new_session(client, FOUR, rules={"drop_worst_round": True})
-    add_round(
-        client,
-        sid,
-        {
-            "ending": "went_out",
-            "winner": "Ann",
-            "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
-        },
-    )
-    pool = {
-        "ending": "pool_empty",
-        "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
-        "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
-        "winner": "Di",
-    }
+    add_round(client, sid, went_out("Ann", Bo=["r7", "k13", "j"], Cy=12, Di=8))
+    pool = pool_empty(Ann=10, Bo=22, Cy=55, Di=8)
+    pool |= {"tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2}, "winner": "Di"}
     add_round(client, sid, pool)
-    typo = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 12, "Di": 8}}
-    assert (
-        client.post(f"{API}/sessions/{sid}/rounds", json={**typo, "confirm": True}).status_code
-        == 201
-    )
+    add_round(client, sid, went_out("Ann", Bo=200, Cy=12, Di=8) | {"confirm": True})
     before = scores_table(client, sid)
     for number in (1, 2, 3):
         edit = went_out_form(1, {0: "4", 2: "6", 3: "9"})
