@@ -7,16 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
+from factories import went_out
 from flask import Flask
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Seat
 from scorekeeper.services import backup, rounds, sessions
 from scorekeeper.services.sessions import SEAT_LINE, SessionView
-
-
-def went_out(winner: str, **racks: int) -> dict[str, Any]:
-    return {"ending": "went_out", "winner": winner, "racks": racks}
 
 
 def line_from_table(view: SessionView, name: str) -> dict[str, Any]:
