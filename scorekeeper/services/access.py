@@ -24,7 +24,9 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.extensions import db, read_at_once
 from scorekeeper.models import HOUSEHOLD_ID, FailedSignIn, Household, SignedOutCookie
 from scorekeeper.rules.errors import Problem
-from scorekeeper.services.sessions import MAX_ID, begin_write, household_and_stamp
+from scorekeeper.services.stamps import household_and_stamp
+from scorekeeper.services.views import MAX_ID
+from scorekeeper.services.writes import begin_write
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200

@@ -23,23 +23,18 @@ from scorekeeper.rules import (
 from scorekeeper.rules.players import name_key
 from scorekeeper.services.changes import Change, round_change
 from scorekeeper.services.errors import bad_request, not_found
-from scorekeeper.services.sessions import (
-    Locked,
+from scorekeeper.services.sessions import checked_key, checked_version
+from scorekeeper.services.stamps import Stamp
+from scorekeeper.services.views import (
     RoundView,
     SessionView,
-    Stamp,
     StoredEntry,
     StoredRound,
-    checked_key,
-    checked_version,
     load_session,
     round_view,
-    table_rows,
-    touch,
     view_of,
-    writing,
-    writing_rounds,
 )
+from scorekeeper.services.writes import Locked, table_rows, touch, writing, writing_rounds
 
 R = TypeVar("R", Round, StoredRound)
 # The tables a write of rounds changes with statements of its own (Core: no ORM bookkeeping,

@@ -25,7 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Player, Round, Seat
 from scorekeeper.rules import Problem
 from scorekeeper.services.errors import BadRequest, not_found
-from scorekeeper.services.sessions import MAX_ID
+from scorekeeper.services.views import MAX_ID
 
 # Sessions on one page of a player's history, the newest first (as on the home page).
 HISTORY_PAGE_SIZE = 20

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Round, Seat
-from scorekeeper.services.sessions import (
+from scorekeeper.services.writes import (
     SEAT_LINE,
     begin_write,
     finished_at_of,

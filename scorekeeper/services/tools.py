@@ -26,7 +26,8 @@ from scorekeeper.services.documents import (
     swap_document,
 )
 from scorekeeper.services.errors import bad_request
-from scorekeeper.services.sessions import load_session, settings_from_body
+from scorekeeper.services.sessions import settings_from_body
+from scorekeeper.services.views import load_session
 
 MAX_TILES = 212
 

@@ -19,7 +19,7 @@ from scorekeeper.rules.tiles import NUMBERS
 from scorekeeper.rules.turns import StartDraw, turn_order, who_starts
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import status_for
-from scorekeeper.services.sessions import SessionView, get_session
+from scorekeeper.services.views import SessionView, get_session
 from scorekeeper.web.forms import DrawForm, SecondsForm, add_error, draw_form
 from scorekeeper.web.messages import translate
 from scorekeeper.web.sessions import and_list, forget_undo

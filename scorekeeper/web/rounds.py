@@ -13,13 +13,8 @@ from werkzeug.wrappers import Response
 from scorekeeper.rules import Problem, RulesError
 from scorekeeper.services import rounds
 from scorekeeper.services.errors import status_for
-from scorekeeper.services.sessions import (
-    RoundView,
-    SessionView,
-    get_session,
-    seating,
-    session_stamp,
-)
+from scorekeeper.services.stamps import session_stamp
+from scorekeeper.services.views import RoundView, SessionView, get_session, seating
 from scorekeeper.web.forms import (
     ENDING_CHOICES,
     DeleteRoundForm,

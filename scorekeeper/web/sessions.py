@@ -28,9 +28,10 @@ from scorekeeper.network import home_network_url, qr_svg
 from scorekeeper.rules import RulesError, Setting, Settings, Standings
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.rules.players import differing_rules, tile_sets_for
-from scorekeeper.services import sessions
+from scorekeeper.services import lists, sessions, stamps, views
 from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import SessionSummary, SessionView
+from scorekeeper.services.lists import SessionSummary
+from scorekeeper.services.views import SessionView
 from scorekeeper.web.chart import WIDTH, ChartWords, chart_height, running_chart
 from scorekeeper.web.forms import (
     ID_DIGITS,
@@ -66,7 +67,7 @@ MAX_UNDO_BODY = 1500
 
 
 def remember_undo(
-    kind: str, stamp: sessions.Stamp, number: int, body: dict[str, Any] | None = None
+    kind: str, stamp: stamps.Stamp, number: int, body: dict[str, Any] | None = None
 ) -> None:
     """Offer to take back this phone's last add, edit or delete of a round (`body`: the
     round's inputs before an edit or a delete), while the session stays as this change left
@@ -85,7 +86,7 @@ def remember_undo(
     }
 
 
-def pending_undo(stamp: sessions.Stamp) -> dict[str, Any] | None:
+def pending_undo(stamp: stamps.Stamp) -> dict[str, Any] | None:
     """This phone's last change to the rounds of this session, if nothing changed since (on
     any phone, or by a restore): what the Undo button would take back."""
     undo = session.get(UNDO_KEY)
@@ -239,7 +240,7 @@ def home() -> str:
     """Sessions in progress first, then the finished ones, a page at a time (`?page=2`);
     a big button to start one."""
     number = whole_number(request.args.get("page"), PAGE_DIGITS) or 1
-    return render_template("sessions/home.html", page=sessions.home_page(number))
+    return render_template("sessions/home.html", page=lists.home_page(number))
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
@@ -249,7 +250,7 @@ def new_session() -> str | Response | tuple[str, int]:
     the session repeated for a rematch (`?again=<id>`); the rules apart from the standard set
     are said above Start."""
     again = _session_or_none(whole_number(request.args.get("again"), ID_DIGITS))
-    carried = again.settings if again else sessions.last_rules()
+    carried = again.settings if again else lists.last_rules()
     defaults = {**carried.to_dict(), "preset": matching_preset(carried) or ""}
     page = NewSessionPage(carried, again)
     if request.method == "POST" and "use_preset" in request.form:
@@ -294,7 +295,7 @@ def _session_or_none(session_id: int | None) -> SessionView | None:
     if session_id is None:
         return None
     try:
-        return sessions.get_session(session_id)
+        return views.get_session(session_id)
     except NotFound:
         return None
 
@@ -331,7 +332,7 @@ class NewSessionPage:
             form=form,
             action=action,
             errors=general,
-            known_names=sessions.known_player_names(),
+            known_names=lists.known_player_names(),
             presets=json.dumps({"": self.carried.to_dict(), **preset_values()}),
             scoring_settings=SCORING_SETTINGS,
             number_pad_settings=NUMBER_PAD_SETTINGS,
@@ -393,8 +394,8 @@ def show(session_id: int) -> str:
     """The score table of the evening, kept live on every phone by static/live.js."""
     # The stamp first: a round saved in between gives a newer table under an older tag, which
     # the next poll fetches again.
-    stamp = sessions.session_stamp(session_id)
-    view = sessions.get_session(session_id)
+    stamp = stamps.session_stamp(session_id)
+    view = views.get_session(session_id)
     return render_template("sessions/show.html", **_live_context(view, stamp))
 
 
@@ -402,7 +403,7 @@ def show(session_id: int) -> str:
 @no_store
 def details(session_id: int) -> str:
     """The notes, renaming a player and the rules: linked from the session page."""
-    return _details_page(sessions.get_session(session_id))
+    return _details_page(views.get_session(session_id))
 
 
 def _details_page(
@@ -419,7 +420,7 @@ def _details_page(
     if notes_form is None:
         notes_form = NotesForm(formdata=None, data={"notes": view.notes})
     # The notes as this page shows them: a Save typed over other notes is refused.
-    notes_form.notes_seen.data = sessions.notes_tag(view.notes)
+    notes_form.notes_seen.data = stamps.notes_tag(view.notes)
     return render_template(
         "sessions/details.html",
         view=view,
@@ -429,7 +430,7 @@ def _details_page(
     )
 
 
-def _live_context(view: SessionView, stamp: sessions.Stamp) -> dict[str, Any]:
+def _live_context(view: SessionView, stamp: stamps.Stamp) -> dict[str, Any]:
     """What the live part of the session page (sessions/_live.html) is drawn from."""
     return {
         "view": view,
@@ -451,7 +452,7 @@ def chart_size(players: Sequence[str]) -> tuple[int, int]:
 
 
 def live_part(
-    view: SessionView, stamp: sessions.Stamp, message: str | None = None, error: bool = False
+    view: SessionView, stamp: stamps.Stamp, message: str | None = None, error: bool = False
 ) -> Response:
     """The live part as a round saved in place left it (static/entry.js swaps it in), drawn
     from what the save wrote, not read again: `message` when there is no Undo to say it
@@ -469,10 +470,10 @@ def live_table(session_id: int) -> Response:
     """The live part of the session page alone, polled by static/live.js with the ETag it was
     drawn with: a bodiless 304 while nothing changed (one small statement), else the part as
     the server draws it, which the script swaps in (the server draws, the script only swaps)."""
-    stamp = sessions.session_stamp(session_id)
+    stamp = stamps.session_stamp(session_id)
 
     def draw() -> str:
-        view = sessions.get_session(session_id)
+        view = views.get_session(session_id)
         return render_template("sessions/_live.html", **_live_context(view, stamp))
 
     return conditional(stamp, "table", draw)
@@ -491,7 +492,7 @@ def notes(session_id: int) -> Response | tuple[str, int]:
     except RulesError as error:
         for problem in error.problems:
             add_error(form.notes, translate(problem))
-        current = sessions.get_session(session_id)
+        current = views.get_session(session_id)
         page = _details_page(current, notes_form=form, stored_notes=error.code == "stale_notes")
         return page, status_for(error)
     forget_undo()
@@ -502,8 +503,8 @@ def notes(session_id: int) -> Response | tuple[str, int]:
 @bp.get("/sessions/<int:session_id>/summary")
 def summary(session_id: int) -> str:
     """The evening at a glance: winners, totals, the chart and the table; prints on a page."""
-    stamp = sessions.session_stamp(session_id)
-    view = sessions.get_session(session_id)
+    stamp = stamps.session_stamp(session_id)
+    view = views.get_session(session_id)
     table = view.standings
     ranking = sorted(view.players, key=lambda p: (-table.totals[p], view.players.index(p)))
     return render_template(
@@ -524,8 +525,8 @@ def chart_svg(session_id: int) -> Response:
     theme = request.args.get("theme", "light")
     if theme not in THEMES:
         abort(400)
-    stamp = sessions.session_stamp(session_id)
-    view = sessions.get_session(session_id)
+    stamp = stamps.session_stamp(session_id)
+    view = views.get_session(session_id)
     chart = running_chart(view, standalone=True, words=chart_words(), theme=theme)
     response = make_response(str(chart))
     response.mimetype = "image/svg+xml"
@@ -565,7 +566,7 @@ def chart_words() -> ChartWords:
 def qr_code(session_id: int) -> Response:
     """The QR code of the session page's address as the other phones on the Wi-Fi reach it
     (this machine's home-network address, even when this page was opened as localhost)."""
-    sessions.session_stamp(session_id)
+    stamps.session_stamp(session_id)
     url = home_network_url(url_for("sessions.show", session_id=session_id, _external=True))
     response = make_response(qr_svg(url, gettext("QR code of %(address)s", address=url)))
     response.mimetype = "image/svg+xml"
@@ -635,7 +636,7 @@ def _rename(session_id: int, position: int, form: RenameForm) -> Response | tupl
     except RulesError as error:
         for problem in error.problems:
             add_error(form.name, translate(problem))
-        view = sessions.get_session(session_id)
+        view = views.get_session(session_id)
         if not 0 <= position < len(view.players):
             abort(404)
         return _details_page(view, form), status_for(error)

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.services import access, backup, rounds, sessions
+from scorekeeper.services import access, backup, rounds, sessions, views
 
 
 def _evening(app: Flask) -> int:
@@ -52,7 +52,7 @@ def test_json_export_imports_back_exactly(app: Flask) -> None:
     session_id = _evening(app)
     with app.app_context():
         before = backup.export_everything()
-        table_before = sessions.get_session(session_id)
+        table_before = views.get_session(session_id)
         _wipe()
         counts = backup.import_everything(json.loads(json.dumps(before)))
         after = backup.export_everything()
@@ -61,7 +61,7 @@ def test_json_export_imports_back_exactly(app: Flask) -> None:
         assert [h["generation"] for h in after["tables"].pop("household")] != [None]
         before["tables"].pop("household")
         assert after == before
-        assert sessions.get_session(session_id).standings == table_before.standings
+        assert views.get_session(session_id).standings == table_before.standings
         # New rows still get fresh ids after an import that kept the old ones.
         again = sessions.create_session(["Ann", "Di"])
         assert again.id == session_id + 1
@@ -121,12 +121,12 @@ def test_cli_backup_and_restore(migrated_app: Flask, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     with app.app_context():
         rounds.delete_round(session_id, 1)
-        assert len(sessions.get_session(session_id).rounds) == 2
+        assert len(views.get_session(session_id).rounds) == 2
     seen_after_backup = _phone_etag(phone, session_id)
     result = runner.invoke(args=["restore", str(copy), "--yes"])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        assert len(sessions.get_session(session_id).rounds) == 3
+        assert len(views.get_session(session_id).rounds) == 3
         # The family plays on: the restored session reaches the version the phone saw.
         rounds.delete_round(session_id, 3)
     after = phone.get(

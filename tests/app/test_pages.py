@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 from posted_forms import new_session_form
 
 from scorekeeper.rules import LABELS
-from scorekeeper.services import sessions
-from scorekeeper.services.sessions import SessionView
+from scorekeeper.services import lists, views
+from scorekeeper.services.views import SessionView
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
@@ -42,7 +42,7 @@ def went_out(winner: int, racks: dict[int, str], key: str | None = None) -> dict
 
 def table(app: Flask, session_id: int) -> SessionView:
     with app.app_context():
-        return sessions.get_session(session_id)
+        return views.get_session(session_id)
 
 
 def text(response: Any) -> str:
@@ -450,7 +450,7 @@ def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
     refused = client.post("/sessions/new", data=new_session_form(FOUR))
     assert refused.status_code == 400
     with csrf_app.app_context():
-        assert sessions.list_sessions() == []
+        assert lists.list_sessions() == []
     page = client.get("/sessions/new").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     assert token
@@ -458,4 +458,4 @@ def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
     assert accepted.status_code == 302
     assert client.post("/sessions/1/extend").status_code == 400
     with csrf_app.app_context():
-        assert sessions.get_session(1).rounds_planned == 3
+        assert views.get_session(1).rounds_planned == 3
