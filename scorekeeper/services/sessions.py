@@ -25,7 +25,7 @@ from scorekeeper.services import changes
 from scorekeeper.services.errors import BadRequest, bad_request, not_found
 from scorekeeper.services.stamps import notes_tag
 from scorekeeper.services.views import SessionView, get_session, view_of
-from scorekeeper.services.writes import begin_write, standing_of, touch, writing
+from scorekeeper.services.writes import begin_write, standing_of, writing
 
 MAX_ROUNDS = 100
 MAX_SESSION_NAME = 80
@@ -225,7 +225,8 @@ def extend_session(session_id: int, rounds: object = 1, version: object = None) 
     if isinstance(rounds, bool) or not isinstance(rounds, int):
         raise bad_request("rounds must be a whole number.", "rounds")
     seen = checked_version(version)
-    with writing(session_id) as gs:
+    with writing(session_id, changes.rounds_agreed(rounds)) as write:
+        gs = write.session
         if seen is not None and seen != gs.version:
             raise stale_session()
         if rounds < 1:
@@ -235,7 +236,6 @@ def extend_session(session_id: int, rounds: object = 1, version: object = None) 
                 "bad_setting", "A session has at most %(max)d rounds.", "rounds", max=MAX_ROUNDS
             )
         gs.rounds_planned += rounds
-        touch(gs, changes.rounds_agreed(rounds))
     return get_session(session_id)
 
 
@@ -243,18 +243,18 @@ def set_seconds_per_turn(session_id: int, seconds: object) -> SessionView:
     """Set the turn clock of a session (0 turns it off); the other settings stay."""
     if isinstance(seconds, bool) or not isinstance(seconds, int):
         raise bad_request("seconds_per_turn must be a whole number.", "seconds_per_turn")
-    with writing(session_id) as gs:
-        settings = Settings.from_dict({**gs.rules, "seconds_per_turn": seconds})
-        gs.rules = settings.to_dict()
-        seconds = settings.seconds_per_turn
-        touch(gs, changes.clock_set(seconds))
+    with writing(session_id) as write:
+        settings = Settings.from_dict({**write.session.rules, "seconds_per_turn": seconds})
+        write.session.rules = settings.to_dict()
+        write.change = changes.clock_set(settings.seconds_per_turn)
     return get_session(session_id)
 
 
 def rename_player(session_id: int, position: int, new_name: object) -> SessionView:
     """Rename the player in one seat; past rounds stay theirs."""
     cleaned = clean_name(new_name, "name")
-    with writing(session_id) as gs:
+    with writing(session_id) as write:
+        gs = write.session
         seat = next((s for s in gs.seats if s.position == position), None)
         if seat is None:
             raise not_found("seat", position)
@@ -268,7 +268,7 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
         before = seat.name
         seat.name = cleaned
         seat.player = _player_named(cleaned)
-        touch(gs, changes.player_renamed(before, cleaned))
+        write.change = changes.player_renamed(before, cleaned)
     return get_session(session_id)
 
 
@@ -290,8 +290,10 @@ def save_notes(session_id: int, notes: object, seen: str | None = None) -> Sessi
         )
     if any(not (ch.isprintable() or ch == "\n") for ch in cleaned):
         raise RulesError.one("bad_notes", "Notes cannot hold control characters.", "notes")
-    with writing(session_id) as gs:
+    with writing(session_id, changes.notes_changed(cleaned)) as write:
+        gs = write.session
         if gs.notes == cleaned:
+            write.change = None  # nothing to record
             return view_of(gs)
         if seen is not None and seen != notes_tag(gs.notes or ""):
             raise RulesError.one(
@@ -301,5 +303,4 @@ def save_notes(session_id: int, notes: object, seen: str | None = None) -> Sessi
                 "notes",
             )
         gs.notes = cleaned
-        touch(gs, changes.notes_changed(cleaned))
     return get_session(session_id)

@@ -128,7 +128,7 @@ _STORED_ROUNDS = (
 )
 
 
-def _stored_rounds(session_id: int) -> list[StoredRound]:
+def stored_rounds(session_id: int) -> list[StoredRound]:
     rounds: list[StoredRound] = []
     for row in db.session.execute(_STORED_ROUNDS, {"session_id": session_id}):
         if not rounds or rounds[-1].id != row.id:

@@ -4,31 +4,56 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from scorekeeper.extensions import WRITE_OPTION, db
 from scorekeeper.models import HOUSEHOLD_ID, Entry, GameSession, Household, Round
-from scorekeeper.rules import (
-    Standings,
-    standings,
-)
+from scorekeeper.rules import Standings, standings
 from scorekeeper.services import changes
 from scorekeeper.services.changes import Change
 from scorekeeper.services.errors import not_found
-from scorekeeper.services.views import MAX_ID, StoredRound, _stored_rounds, load_session
+from scorekeeper.services.stamps import Stamp
+from scorekeeper.services.views import (
+    MAX_ID,
+    SessionView,
+    StoredRound,
+    load_session,
+    stored_rounds,
+    view_of,
+)
+
+# What a write records when it says nothing more precise.
+GENERIC = Change(changes.GENERIC)
 
 
-class Locked(NamedTuple):
-    """A session as a write of its rounds holds it (writing_rounds): its row and seats, its
-    rounds as read under the lock, in order, and the household's generation (for the stamp)."""
+@dataclass
+class Write:
+    """A write to a session (writing): the session locked for it, the change it makes, recorded
+    when the block ends (None: nothing changed), and the round that takes the new version."""
+
+    session: GameSession
+    change: Change | None
+    written: Round | None = None
+
+
+@dataclass
+class Locked:
+    """A write of a session's rounds (writing_rounds): its row and seats, its rounds as read
+    under the lock, the household's generation, the version the write gives the session and
+    the change it makes; when the block ends, the table and stamp as the write left them."""
 
     session: GameSession
     rounds: list[StoredRound]
     generation: str
+    version: int
+    change: Change | None
+    view: SessionView = field(init=False)
+    stamp: Stamp = field(init=False)
 
 
 # The tables touch writes with statements of its own (Core: no ORM flush).
@@ -94,22 +119,13 @@ def seat_lines(
 
 def touch(
     gs: GameSession,
-    change: Change | None = None,
+    change: Change,
     written: Round | None = None,
     rows: Sequence[TableRow] | None = None,
 ) -> None:
-    """Mark a session changed: its version moves on, the other phones are told what changed
-    (`change`, a code and its params: round_added, round 3), and its summary (rounds played,
-    standing, each seat's line) and finish are derived again from its rounds as they now stand,
-    in the same transaction. The round `written` takes the new version as its own: no other
-    round of the session ever had it. A change that adds, removes or renumbers rounds
-    (changes.RENUMBERING) moves `numbering_version` to it too.
-
-    `rows`: the session's table as the write leaves it (table_rows), from a write that holds
-    it (writing_rounds); the session's row is then written by a statement of its own, else by
-    the ORM's flush with the write's other changes, after the table is read here."""
+    """Record a write's change: the version moves on (`written` takes it too) and the summary is
+    derived again, from `rows` (table_rows) when the write holds them, else read here."""
     version = gs.version + 1
-    change = change or Change(changes.GENERIC)
     read = rows is None
     if rows is None:
         rows = db.session.execute(  # flushes this write's changes first (autoflush)
@@ -186,8 +202,9 @@ def begin_write() -> None:
 
 
 @contextmanager
-def writing(session_id: int) -> Iterator[GameSession]:
-    """One write to a session, serialised with every other write to it, committed whole.
+def writing(session_id: int, change: Change | None = GENERIC) -> Iterator[Write]:
+    """One write to a session, serialised with every other write to it, committed whole with
+    the record of its change (touch), which the block may set on the Write it is given.
 
     SQLite: the transaction begins IMMEDIATE (the database's write lock, waited for on the
     busy timeout). PostgreSQL: the session's row is locked FOR UPDATE. So numbering the next
@@ -196,7 +213,10 @@ def writing(session_id: int) -> Iterator[GameSession]:
     """
     begin_write()
     try:
-        yield load_session(session_id, lock=True)
+        write = Write(load_session(session_id, lock=True), change)
+        yield write
+        if write.change is not None:
+            touch(write.session, write.change, write.written)
         db.session.commit()
     except BaseException:
         db.session.rollback()
@@ -204,7 +224,7 @@ def writing(session_id: int) -> Iterator[GameSession]:
 
 
 @contextmanager
-def writing_rounds(session_id: int) -> Iterator[Locked]:
+def writing_rounds(session_id: int, change: Change | None = GENERIC) -> Iterator[Locked]:
     """writing() for a write of rounds: the session's row (locked as writing() locks it, read
     with the household's generation) and its seats, and its rounds with their entries in one
     statement, not as ORM objects: the write changes them with statements of its own, and
@@ -223,7 +243,14 @@ def writing_rounds(session_id: int) -> Iterator[Locked]:
         ).first()
         if found is None:
             raise not_found("session", session_id)
-        yield Locked(found[0], _stored_rounds(session_id), found[1] or "")
+        gs = found[0]
+        stored = stored_rounds(session_id)
+        locked = Locked(gs, stored, found[1] or "", gs.version + 1, change)
+        yield locked
+        if locked.change is not None:
+            touch(gs, locked.change, rows=table_rows(locked.rounds))
+        locked.view = view_of(gs, locked.rounds)
+        locked.stamp = Stamp(gs.id, gs.version, locked.generation)
         db.session.commit()
     except BaseException:
         db.session.rollback()
