@@ -6,7 +6,6 @@ import hashlib
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from flask import g
 
 from scorekeeper.extensions import db, read_at_once
 from scorekeeper.models import HOUSEHOLD_ID, GameSession, Household
@@ -40,10 +39,6 @@ class Stamp:
         return f"s{self.id}-v{self.version}-{self.generation or '0'}"
 
 
-# Where household_and_stamp keeps the stamp it read, for session_stamp in the same request.
-_PEEKED = "scorekeeper_peeked_stamp"
-
-
 # Built once (a poll's whole cost is a few hundred microseconds: building the statement each
 # time cost more than running it); always one row, the household's and the session's or NULLs.
 _HOUSEHOLD_AND_STAMP = (
@@ -59,24 +54,23 @@ _HOUSEHOLD_AND_STAMP = (
 )
 
 
-def household_and_stamp(session_id: int) -> tuple[str | None, int, str | None] | None:
-    """A poll's one read: the household's (passphrase hash, cookie epoch, generation), or None
-    when it has no row yet, and the session's stamp, kept for session_stamp in this request;
-    read at once, outside any transaction (extensions.read_at_once)."""
+def household_and_stamp(
+    session_id: int,
+) -> tuple[tuple[str | None, int, str | None] | None, Stamp | None]:
+    """A poll's one read, outside any transaction (extensions.read_at_once): the household's
+    (passphrase hash, cookie epoch, generation), None with no row yet, and the session's stamp."""
     row = read_at_once(_HOUSEHOLD_AND_STAMP, {"session_id": session_id})
     stamp = None if row.version is None else Stamp(session_id, row.version, row.generation or "")
-    setattr(g, _PEEKED, (session_id, stamp))
     if row.cookie_epoch is None:
-        return None
-    return row.passphrase_hash, row.cookie_epoch, row.generation
+        return None, stamp
+    return (row.passphrase_hash, row.cookie_epoch, row.generation), stamp
 
 
-def session_stamp(session_id: int) -> Stamp:
+def session_stamp(session_id: int, peeked: tuple[int, Stamp | None] | None = None) -> Stamp:
     """The session's stamp in one small statement: answers "has it changed?" for every poll
-    (read already with the household's state, for a poll: household_and_stamp)."""
+    (`peeked`: as a poll's household_and_stamp read it already, in this request)."""
     if not 1 <= session_id <= MAX_ID:
         raise not_found("session", session_id)
-    peeked = g.pop(_PEEKED, None)
     if peeked is not None and peeked[0] == session_id:
         if peeked[1] is None:
             raise not_found("session", session_id)

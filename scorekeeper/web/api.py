@@ -11,9 +11,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper.extensions import csrf, db
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.numbers import whole_number
-from scorekeeper.services import lists, rounds, sessions, stamps, tools, views
+from scorekeeper.services import lists, rounds, sessions, tools, views
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
+from scorekeeper.web.access import session_stamp
 from scorekeeper.web.i18n import session_title
 from scorekeeper.web.messages import change_text, problem_dict, rules_text, translate
 from scorekeeper.web.responses import conditional, errors_response
@@ -116,7 +117,7 @@ def list_sessions() -> Response:
 def get_session(session_id: int) -> Response:
     """The session; an `If-None-Match` of its current ETag is answered 304 after one small
     query of its stamp, so every phone at the table can poll it every second or two."""
-    stamp = stamps.session_stamp(session_id)
+    stamp = session_stamp(session_id)
     # (A round saved between the stamp and the drawing gives a newer body under the older tag:
     # the next poll then fetches it again, never the other way round.)
     return conditional(

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.services import access, backup, rounds, sessions, views
+from scorekeeper.web.access import here
 
 
 def _evening(app: Flask) -> int:
@@ -151,22 +152,24 @@ def test_a_restore_signs_every_phone_out(migrated_app: Flask, tmp_path: Path) ->
     app = migrated_app
     runner = app.test_cli_runner()
     with app.test_request_context():
-        access.set_passphrase("tiles on the table")
+        access.set_passphrase(here(), "tiles on the table")
     with app.test_request_context():
-        kept_in = access.cookie_token(remember=True)  # a phone signed in at the backup's epoch
+        kept_in = access.cookie_token(
+            here(), remember=True
+        )  # a phone signed in at the backup's epoch
     assert runner.invoke(args=["backup", str(tmp_path / "copy.backup")]).exit_code == 0
     with app.test_request_context():
-        access.sign_out_every_phone()
+        access.sign_out_every_phone(here())
     with app.test_request_context():
-        assert access.read_cookie(kept_in) is None
-        signed_in_since = access.cookie_token(remember=True)
+        assert access.read_cookie(here(), kept_in) is None
+        signed_in_since = access.cookie_token(here(), remember=True)
     result = runner.invoke(args=["restore", str(tmp_path / "copy.backup"), "--yes"])
     assert result.exit_code == 0, result.output
     with app.test_request_context():
-        assert access.access_state().locked  # the restored passphrase holds
-        assert access.read_cookie(kept_in) is None
-        assert access.read_cookie(signed_in_since) is None
-        assert access.read_cookie(access.cookie_token(remember=True)) is not None
+        assert access.access_state(here()).locked  # the restored passphrase holds
+        assert access.read_cookie(here(), kept_in) is None
+        assert access.read_cookie(here(), signed_in_since) is None
+        assert access.read_cookie(here(), access.cookie_token(here(), remember=True)) is not None
 
 
 def test_an_import_moves_the_generation_on(app: Flask) -> None:
