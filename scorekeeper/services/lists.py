@@ -12,10 +12,7 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Player, Seat
-from scorekeeper.rules import (
-    RulesError,
-    Settings,
-)
+from scorekeeper.rules import RulesError, Settings
 from scorekeeper.services.views import MAX_ID, SessionView
 from scorekeeper.services.writes import standing_of
 

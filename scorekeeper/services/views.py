@@ -11,11 +11,7 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Round, Seat
-from scorekeeper.rules import (
-    Settings,
-    Standings,
-    standings,
-)
+from scorekeeper.rules import Settings, Standings, standings
 from scorekeeper.services.changes import Change
 from scorekeeper.services.errors import not_found
 

@@ -42,14 +42,13 @@ from scorekeeper.services.access import (
     TooManyAttempts,
     WrongPassphrase,
 )
-from scorekeeper.web.forms import (
-    ButtonForm,
+from scorekeeper.web.forms.access import (
     ChangePassphraseForm,
     RemovePassphraseForm,
     SetPassphraseForm,
     SignInForm,
-    add_error,
 )
+from scorekeeper.web.forms.common import ButtonForm, add_error
 from scorekeeper.web.messages import translate
 from scorekeeper.web.responses import errors_response
 from scorekeeper.web.urls import safe_next

@@ -15,13 +15,8 @@ from scorekeeper.services import rounds
 from scorekeeper.services.errors import status_for
 from scorekeeper.services.views import RoundView, SessionView, get_session, seating
 from scorekeeper.web.access import session_stamp
-from scorekeeper.web.forms import (
-    ENDING_CHOICES,
-    DeleteRoundForm,
-    RoundForm,
-    round_form,
-    round_form_data,
-)
+from scorekeeper.web.forms.common import ENDING_CHOICES
+from scorekeeper.web.forms.rounds import DeleteRoundForm, RoundForm, round_form, round_form_data
 from scorekeeper.web.messages import translate
 from scorekeeper.web.responses import no_store
 from scorekeeper.web.sessions import live_part

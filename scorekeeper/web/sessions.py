@@ -30,18 +30,20 @@ from scorekeeper.services.errors import NotFound, status_for
 from scorekeeper.services.views import SessionView
 from scorekeeper.web.access import session_stamp
 from scorekeeper.web.chart import ChartWords, running_chart
-from scorekeeper.web.forms import (
+from scorekeeper.web.forms.common import (
     ID_DIGITS,
     MAX_PLAYERS,
     NUMBER_PAD_SETTINGS,
     PAGE_DIGITS,
     SCORING_SETTINGS,
     TABLE_SETTINGS,
+    SelectChoice,
+    add_error,
+)
+from scorekeeper.web.forms.sessions import (
     NewSessionForm,
     NotesForm,
     RenameForm,
-    SelectChoice,
-    add_error,
     matching_preset,
     preset_values,
     with_preset,

@@ -15,7 +15,7 @@ from scorekeeper.rules import Standings
 from scorekeeper.services.lists import SessionSummary
 from scorekeeper.services.views import SessionView
 from scorekeeper.web.chart import WIDTH, chart_height
-from scorekeeper.web.forms import SETTING_LABELS
+from scorekeeper.web.forms.common import SETTING_LABELS
 from scorekeeper.web.i18n import local_time
 from scorekeeper.web.messages import change_text
 from scorekeeper.web.seats import marks, names_fit
