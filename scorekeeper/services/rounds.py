@@ -234,7 +234,7 @@ class Written(NamedTuple):
 def add_round(session_id: int, body: object) -> Written:
     """Record a new round; a repeated idempotency key returns the first round (created False).
 
-    Writes to one session are serialised (services.sessions.writing), so two phones saving at
+    Writes to one session are serialised (services.writes.writing), so two phones saving at
     once get consecutive numbers, or, when both name the same round, one of them is told.
     """
     seen = checked_version(body.get("version") if isinstance(body, Mapping) else None)

@@ -1,7 +1,7 @@
 """History and players: who played, who won, best and worst rounds, streaks, head-to-head.
 
 Every figure comes from the seats' lines (Seat.total, won, rounds_won, score_sum, best_score,
-worst_score), which every write keeps true to its session's table (services.sessions.touch),
+worst_score), which every write keeps true to its session's table (services.writes.touch),
 so neither page reads the rounds of the history, however long it is: the list of players is
 one aggregate over the seats of the period; a player's page reads their name (and the seat
 they always sat at, if they did: the colour of their mark), then, from

@@ -47,7 +47,7 @@ class NotesForm(FlaskForm):
     """The family's notes on the evening; the service checks the length and keeps the text."""
 
     notes = TextAreaField(_l("Notes on this evening"), render_kw={"maxlength": 2000, "rows": 4})
-    # The fingerprint of the notes the text was typed over (services.sessions.notes_tag).
+    # The fingerprint of the notes the text was typed over (services.stamps.notes_tag).
     notes_seen = HiddenField()
 
 
