@@ -130,7 +130,7 @@ def test_a_restore_keeps_the_passphrase_in_force(migrated_app: Flask, tmp_path: 
     copy = tmp_path / "copy.backup"
     assert runner.invoke(args=["backup", str(copy)]).exit_code == 0
     with app.test_request_context():
-        access.change_passphrase("127.0.0.1", FAMILY, LATER)
+        access.change_passphrase(here(), "127.0.0.1", FAMILY, LATER)
     kept = runner.invoke(args=["restore", str(copy), "--yes"])
     assert kept.exit_code == 0, kept.output
     assert "the one in force before the restore" in kept.output
