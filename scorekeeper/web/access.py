@@ -64,7 +64,7 @@ SIGN_IN_PAGES = frozenset({"access.sign_in", "access.sign_out"})
 API_PREFIX = "/api/"
 # Where create_app keeps the path of a restore's flag file; what a 503 asks a client to wait.
 RESTORE_FLAG = "scorekeeper.restore_flag"
-# Where create_app keeps the passphrase checks' settings (services.access.AccessSettings).
+# Where register_access keeps the passphrase checks' settings (services.access.AccessSettings).
 SETTINGS = "scorekeeper.access"
 RETRY_AFTER_S = 5
 REALM = 'Bearer realm="Scorekeeper"'
