@@ -26,10 +26,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "browser"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from common import median, table, version_of  # noqa: E402
 from drive import WAIT, ChromiumPhone, Phone, webkit_missing, webkit_phone, xvfb  # noqa: E402
-from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, api, serving  # noqa: E402
+from factories import api  # noqa: E402
+from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, serving  # noqa: E402
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 ROUND = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}

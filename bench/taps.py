@@ -105,8 +105,8 @@ READ = """
   const bench = window.__bench;
   const posts = performance.getEntriesByType("resource")
     .filter((e) => e.initiatorType === "fetch" && e.name.includes("/rounds/new")
-      && e.startTime >= bench.enter);
-  const post = posts[posts.length - 1];
+      && !e.name.includes("fragment=") && e.startTime >= bench.enter);
+  const post = posts[0]; // the next round's form, fetched after, asks for a fragment
   const chart = performance.getEntriesByType("resource")
     .filter((e) => e.name.includes("/chart.svg") && e.startTime >= bench.enter)[0];
   return {

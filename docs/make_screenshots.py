@@ -22,7 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from tests.browser.phone import CHROMIUM, CHROMIUM_ARGS, api, serving  # noqa: E402
+from tests.browser.phone import CHROMIUM, CHROMIUM_ARGS, serving  # noqa: E402
+from tests.factories import api  # noqa: E402
 
 FAMILY = ["Mormor", "Peter", "Sofie", "Anders"]
 SIX = ["Bedstemor Ingrid", "Onkel Frederik", "Christoffer", "Marianne", "Johanne", "Annemette"]

@@ -192,7 +192,7 @@
     return url;
   };
   let preparing = null; // while it is fetched and its scripts run: a tap then waits for it
-  const prepare = () => {
+  const fetchReady = () => {
     const holder = box();
     const url = readyUrl();
     if (preparing || !url || !holder || !holder.hidden || holder.querySelector("#entry-fragment")) return;
@@ -206,6 +206,8 @@
         preparing = null;
       });
   };
+  /* After the frame that draws the new table: its fetch and scripts never delay that frame. */
+  const prepare = () => requestAnimationFrame(() => setTimeout(fetchReady));
 
   /* A tap that opens a new went-out round (a name, or Add round when went-out was the last
      ending) opens the form kept ready, within the tap: the name chosen, its rack hidden and the

@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import sqlalchemy as sa
+from factories import csrf_token
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.security import check_password_hash
@@ -497,16 +498,14 @@ def test_sign_in_and_sign_out_need_the_csrf_token(make_app: Callable[..., Flask]
     client = app.test_client()
     assert client.post("/sign-in", data={"passphrase": PASSPHRASE}).status_code == 400
     page = client.get("/sign-in").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert token
-    signed_in = client.post("/sign-in", data={"passphrase": PASSPHRASE, "csrf_token": token[1]})
+    signed_in = client.post(
+        "/sign-in", data={"passphrase": PASSPHRASE, "csrf_token": csrf_token(page)}
+    )
     assert signed_in.status_code == 303
     assert client.post("/sign-out").status_code == 400
     assert client.get("/").status_code == 200  # still signed in
     home = client.get("/").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" value="([^"]+)"', home)
-    assert token
-    assert client.post("/sign-out", data={"csrf_token": token[1]}).status_code == 303
+    assert client.post("/sign-out", data={"csrf_token": csrf_token(home)}).status_code == 303
     assert signs_in_page(client.get("/"))
     # The API stays exempt from CSRF: the bearer token is its proof.
     created = client.post(

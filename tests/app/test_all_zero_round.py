@@ -5,11 +5,9 @@ the player pages show it."""
 
 from __future__ import annotations
 
-import re
-
+from factories import new_session_by_form
 from flask import Flask
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
 
 from scorekeeper.services import stats, views
 
@@ -41,10 +39,7 @@ def test_the_api_accepts_an_all_zero_paper_round(client: FlaskClient, app: Flask
 
 
 def test_the_round_page_accepts_an_all_zero_paper_round(client: FlaskClient, app: Flask) -> None:
-    response = client.post("/sessions/new", data=new_session_form(FOUR))
-    match = re.fullmatch(r"/sessions/(\d+)", response.headers["Location"])
-    assert match
-    sid = int(match[1])
+    sid = new_session_by_form(client, FOUR)
     form = {"ending": "scores", **{f"score_{seat}": "0" for seat in range(4)}}
     saved = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert saved.status_code == 302, saved.get_data(as_text=True)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from api_answers import problems
 from contract import DEFAULT_RULES
+from factories import add_round, new_session, paper, pool_empty, session_doc, went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -21,19 +22,13 @@ pytestmark = pytest.mark.shared_app
 API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 SUNDAY = {"name": "Sunday", "players": PLAYERS, "rounds": 3, "rules": DEFAULT_RULES}
-WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-WENT_OUT_TILES = {
-    "ending": "went_out",
-    "winner": "Ann",
-    "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
-}
-POOL_EMPTY = {
-    "ending": "pool_empty",
-    "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
+WENT_OUT = went_out("Ann", Bo=22, Cy=55, Di=8)
+WENT_OUT_TILES = went_out("Ann", Bo=["r7", "k13", "j"], Cy=12, Di=8)
+POOL_EMPTY = pool_empty(Ann=10, Bo=22, Cy=55, Di=8) | {
     "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
     "winner": "Di",
 }
-PAPER = {"ending": "scores", "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}}
+PAPER = paper(Ann=24, Bo=-5, Cy=-16, Di=-3)
 
 # The Polish score sheet (seeds/001): players A-D, three rounds; round 2 is misprinted.
 GRACZE = ["Gracz A", "Gracz B", "Gracz C", "Gracz D"]
@@ -47,31 +42,14 @@ SHEET_TOTALS = [-14, -29, 4, 39]
 # --- Helpers ----------------------------------------------------------------------------------
 
 
-def create(client: FlaskClient, players: list[str] = PLAYERS, **fields: Any) -> int:
-    response = client.post(f"{API}/sessions", json={"players": players, **fields})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
-
-
 def rounds_url(session_id: int, number: int | None = None) -> str:
     url = f"{API}/sessions/{session_id}/rounds"
     return url if number is None else f"{url}/{number}"
 
 
-def session_doc(client: FlaskClient, session_id: int) -> dict[str, Any]:
-    response = client.get(f"{API}/sessions/{session_id}")
-    assert response.status_code == 200
-    return response.get_json()
-
-
-def add(client: FlaskClient, session_id: int, body: dict[str, Any]) -> dict[str, Any]:
-    response = client.post(rounds_url(session_id), json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def paper(players: list[str], scores: list[int]) -> dict[str, Any]:
-    return {"ending": "scores", "scores": dict(zip(players, scores, strict=True))}
+def sheet(players: list[str], scores: list[int]) -> dict[str, Any]:
+    """A row of a paper score sheet, the players' scores in seat order, as a round body."""
+    return paper(**dict(zip(players, scores, strict=True)))
 
 
 def codes(found: list[dict[str, str]]) -> list[str]:
@@ -142,20 +120,22 @@ def test_name_rounds_and_rules_are_optional(client: FlaskClient) -> None:
 
 
 def test_some_rules_given_the_rest_default(client: FlaskClient) -> None:
-    doc = session_doc(client, create(client, rules={"joker_penalty": 50, "run_wrap": True}))
+    doc = session_doc(
+        client, new_session(client, PLAYERS, rules={"joker_penalty": 50, "run_wrap": True})
+    )
     assert doc["rules"] == {**DEFAULT_RULES, "joker_penalty": 50, "run_wrap": True}
 
 
 def test_player_names_are_trimmed(client: FlaskClient) -> None:
-    doc = session_doc(client, create(client, ["  Ann ", "Bo   Ek"]))
+    doc = session_doc(client, new_session(client, ["  Ann ", "Bo   Ek"]))
     assert doc["players"] == ["Ann", "Bo Ek"]
 
 
 def test_sessions_are_listed_newest_first(client: FlaskClient) -> None:
-    first = create(client, name="First")
-    second = create(client, name="Second")
-    third = create(client, name="Third", rounds=1)
-    add(client, third, WENT_OUT)  # the newest is complete: it still comes first
+    first = new_session(client, PLAYERS, name="First")
+    second = new_session(client, PLAYERS, name="Second")
+    third = new_session(client, PLAYERS, name="Third", rounds=1)
+    add_round(client, third, WENT_OUT)  # the newest is complete: it still comes first
     response = client.get(f"{API}/sessions")
     assert response.status_code == 200
     listed = response.get_json()["sessions"]
@@ -178,8 +158,8 @@ def test_no_sessions_is_an_empty_list(client: FlaskClient) -> None:
 
 
 def test_session_document_after_a_round_is_design_example(client: FlaskClient) -> None:
-    session_id = create(client, name="Sunday")
-    add(client, session_id, WENT_OUT)
+    session_id = new_session(client, PLAYERS, name="Sunday")
+    add_round(client, session_id, WENT_OUT)
     doc = session_doc(client, session_id)
     assert {k: v for k, v in doc.items() if k not in ("date", "version")} == {
         "id": session_id,
@@ -214,7 +194,7 @@ def test_too_many_players_for_one_set(client: FlaskClient) -> None:
     assert codes(found) == ["too_many_players"]
     assert found[0]["field"] == "players"
     assert "two tile sets" in found[0]["message"]
-    assert create(client, five, rules={"tile_sets": 2})
+    assert new_session(client, five, rules={"tile_sets": 2})
     seven = five + ["Flo", "Gus"]
     found = problems(
         client.post(f"{API}/sessions", json={"players": seven, "rules": {"tile_sets": 2}}), 422
@@ -317,7 +297,7 @@ def test_design_round_bodies(
     scores: list[int],
     extra: dict[str, Any],
 ) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     response = client.post(rounds_url(session_id), json=body)
     assert response.status_code == 201
     assert response.headers["Location"] == rounds_url(session_id, 1)
@@ -337,7 +317,7 @@ def test_design_round_bodies(
 
 
 def test_rounds_are_numbered_in_order(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     for number, body in enumerate([WENT_OUT, POOL_EMPTY, PAPER], start=1):
         response = client.post(rounds_url(session_id), json=body)
         assert response.headers["Location"] == rounds_url(session_id, number)
@@ -349,9 +329,9 @@ def test_rounds_are_numbered_in_order(client: FlaskClient) -> None:
 
 
 def test_players_are_named_case_insensitively(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     body = {"ending": "went_out", "winner": "ann", "racks": {"BO": 22, " cy ": 55, "dI": 8}}
-    doc = add(client, session_id, body)
+    doc = add_round(client, session_id, body)
     assert doc["winner"] == "Ann"
     assert doc["racks"] == {"Bo": 22, "Cy": 55, "Di": 8}
     assert doc["scores"] == {"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8}
@@ -360,8 +340,8 @@ def test_players_are_named_case_insensitively(client: FlaskClient) -> None:
         "racks": {"ann": 10, "bo": 10, "cy": 55, "di": 18},
         "tile_counts": {"ANN": 3, "bo": 2},
     }
-    assert add(client, session_id, pool)["winner"] == "Bo"
-    scores = add(client, session_id, paper(["aNN", "bo", "CY", "di"], [24, -5, -16, -3]))
+    assert add_round(client, session_id, pool)["winner"] == "Bo"
+    scores = add_round(client, session_id, sheet(["aNN", "bo", "CY", "di"], [24, -5, -16, -3]))
     assert scores["scores"] == {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}
 
 
@@ -369,19 +349,19 @@ def test_players_are_named_case_insensitively(client: FlaskClient) -> None:
 
 
 def test_zero_sum(client: FlaskClient) -> None:
-    session_id = create(client)
-    found = refused(client, session_id, paper(PLAYERS, SHEET_ROUND_2_AS_PRINTED), 422, "zero_sum")
+    session_id = new_session(client, PLAYERS)
+    found = refused(client, session_id, sheet(PLAYERS, SHEET_ROUND_2_AS_PRINTED), 422, "zero_sum")
     assert found[0]["message"] == "Adds up to +12: someone counted a rack wrong."
-    two_winners = paper(PLAYERS, [10, 5, -10, -5])
+    two_winners = sheet(PLAYERS, [10, 5, -10, -5])
     assert (
         "only the winner" in refused(client, session_id, two_winners, 422, "zero_sum")[0]["message"]
     )
     # Every score 0 adds up with nobody plus (docs/RULES.md 6): accepted, and nobody won it.
-    assert add(client, session_id, paper(PLAYERS, [0, 0, 0, 0]))["winner"] is None
+    assert add_round(client, session_id, sheet(PLAYERS, [0, 0, 0, 0]))["winner"] is None
 
 
 def test_confirm_required_then_confirmed(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 190, "Di": 8}}
     found = refused(client, session_id, body, 409, "confirm_required")
     assert [p["field"] for p in found] == ["Bo", "Cy"]
@@ -396,21 +376,21 @@ def test_confirm_required_then_confirmed(client: FlaskClient) -> None:
 
 
 def test_confirm_required_on_paper_scores(client: FlaskClient) -> None:
-    session_id = create(client)
-    body = paper(PLAYERS, [250, -200, -45, -5])
+    session_id = new_session(client, PLAYERS)
+    body = sheet(PLAYERS, [250, -200, -45, -5])
     found = refused(client, session_id, body, 409, "confirm_required")
     assert [p["field"] for p in found] == ["Bo"]
-    assert add(client, session_id, {**body, "confirm": True})["flags"] == ["Bo"]
+    assert add_round(client, session_id, {**body, "confirm": True})["flags"] == ["Bo"]
 
 
 def test_typo_threshold_is_a_setting(client: FlaskClient) -> None:
-    session_id = create(client, rules={"typo_threshold": -100})
+    session_id = new_session(client, PLAYERS, rules={"typo_threshold": -100})
     body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 120, "Cy": 1, "Di": 1}}
     refused(client, session_id, body, 409, "confirm_required")
 
 
 def test_unknown_player(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     found = refused(client, session_id, {**WENT_OUT, "winner": "Ed"}, 422, "unknown_player")
     assert found[0]["field"] == "winner"
     assert "Ed" in found[0]["message"]
@@ -422,7 +402,7 @@ def test_unknown_player(client: FlaskClient) -> None:
 
 
 def test_missing_player(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55}}
     assert refused(client, session_id, body, 422, "missing_player")[0]["field"] == "Di"
     no_winner = {"ending": "went_out", "racks": WENT_OUT["racks"]}
@@ -434,25 +414,26 @@ def test_missing_player(client: FlaskClient) -> None:
 
 
 def test_winner_has_tiles(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     racks = {"Ann": 5, "Bo": 22, "Cy": 55, "Di": 8}
     found = refused(client, session_id, {**WENT_OUT, "racks": racks}, 422, "winner_has_tiles")
     assert found[0]["field"] == "Ann"
     # An empty rack for the winner is what went out means: accepted.
     assert (
-        add(client, session_id, {**WENT_OUT, "racks": {**racks, "Ann": 0}})["scores"]["Ann"] == 85
+        add_round(client, session_id, {**WENT_OUT, "racks": {**racks, "Ann": 0}})["scores"]["Ann"]
+        == 85
     )
 
 
 def test_negative_rack(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     racks = {"Bo": -3, "Cy": 55, "Di": 8}
     found = refused(client, session_id, {**WENT_OUT, "racks": racks}, 422, "negative_rack")
     assert found[0]["field"] == "Bo"
 
 
 def test_impossible_rack(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     racks = {"Bo": 1000, "Cy": 55, "Di": 8}
     found = refused(client, session_id, {**WENT_OUT, "racks": racks}, 422, "impossible_rack")
     assert found[0]["field"] == "Bo"
@@ -463,12 +444,12 @@ def test_impossible_rack(client: FlaskClient) -> None:
     }
     found = refused(client, session_id, too_dear, 422, "impossible_rack")
     assert found[0]["field"] == "Ann"
-    huge_paper = paper(PLAYERS, [5000, -5000, 0, 0])
+    huge_paper = sheet(PLAYERS, [5000, -5000, 0, 0])
     refused(client, session_id, {**huge_paper, "confirm": True}, 422, "impossible_rack")
 
 
 def test_bad_tile_names_the_token(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     racks = {"Bo": ["r7", "x9"], "Cy": 55, "Di": 8}
     found = refused(client, session_id, {**WENT_OUT, "racks": racks}, 422, "bad_tile")
     assert found[0]["field"] == "Bo"
@@ -481,40 +462,40 @@ def test_bad_tile_names_the_token(client: FlaskClient) -> None:
 
 
 def test_tile_supply_across_racks(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     racks = {"Bo": ["r7", "r7"], "Cy": ["r7"], "Di": 8}
     found = refused(client, session_id, {**WENT_OUT, "racks": racks}, 422, "tile_supply")
     assert found[0]["message"] == "red 7 entered 3 times; a single set has 2."
-    two_sets = create(client, rules={"tile_sets": 2})
-    assert add(client, two_sets, {**WENT_OUT, "racks": racks})["scores"]["Ann"] == 29
+    two_sets = new_session(client, PLAYERS, rules={"tile_sets": 2})
+    assert add_round(client, two_sets, {**WENT_OUT, "racks": racks})["scores"]["Ann"] == 29
 
 
 def test_tie_then_winner_settles_it(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     body = {"ending": "pool_empty", "racks": {"Ann": 10, "Bo": 10, "Cy": 55, "Di": 18}}
     found = refused(client, session_id, body, 422, "tie")
     assert "Ann" in found[0]["message"] and "Bo" in found[0]["message"]
     wrong = refused(client, session_id, {**body, "winner": "Cy"}, 422, "wrong_winner")
     assert wrong[0]["field"] == "winner"
-    doc = add(client, session_id, {**body, "winner": "Bo"})
+    doc = add_round(client, session_id, {**body, "winner": "Bo"})
     assert doc["winner"] == "Bo"
     assert doc["scores"] == {"Ann": 0, "Bo": 53, "Cy": -45, "Di": -8}
 
 
 def test_tie_settled_by_fewer_tiles(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     body = {
         "ending": "pool_empty",
         "racks": {"Ann": 10, "Bo": 10, "Cy": 55, "Di": 18},
         "tile_counts": {"Ann": 3, "Bo": 2},
     }
-    assert add(client, session_id, body)["winner"] == "Bo"
+    assert add_round(client, session_id, body)["winner"] == "Bo"
 
 
 def test_session_complete_until_extended(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     for _ in range(3):
-        add(client, session_id, WENT_OUT)
+        add_round(client, session_id, WENT_OUT)
     doc = session_doc(client, session_id)
     assert doc["complete"] is True and doc["winners"] == ["Ann"]
     found = refused(client, session_id, WENT_OUT, 409, "session_complete")
@@ -524,7 +505,7 @@ def test_session_complete_until_extended(client: FlaskClient) -> None:
     extended = response.get_json()
     assert extended["rounds_planned"] == 4
     assert extended["complete"] is False and extended["winners"] == []
-    assert add(client, session_id, PAPER)["number"] == 4
+    assert add_round(client, session_id, PAPER)["number"] == 4
     doc = session_doc(client, session_id)
     assert doc["complete"] is True
     assert doc["totals"] == {"Ann": 279, "Bo": -71, "Cy": -181, "Di": -27}
@@ -532,14 +513,14 @@ def test_session_complete_until_extended(client: FlaskClient) -> None:
 
 
 def test_extend_defaults_to_one_round(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     response = client.post(f"{API}/sessions/{session_id}/extend", json={})
     assert response.status_code == 200
     assert response.get_json()["rounds_planned"] == 4
 
 
 def test_extend_refusals(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     url = f"{API}/sessions/{session_id}/extend"
     assert codes(refused(client, session_id, {"rounds": 0}, 422, "bad_setting", url)) == [
         "bad_setting"
@@ -550,15 +531,15 @@ def test_extend_refusals(client: FlaskClient) -> None:
 
 
 def test_winners_share_equal_totals(client: FlaskClient) -> None:
-    session_id = create(client, ["Ann", "Bo"], rounds=2)
-    add(client, session_id, paper(["Ann", "Bo"], [10, -10]))
-    add(client, session_id, paper(["Ann", "Bo"], [-10, 10]))
+    session_id = new_session(client, ["Ann", "Bo"], rounds=2)
+    add_round(client, session_id, sheet(["Ann", "Bo"], [10, -10]))
+    add_round(client, session_id, sheet(["Ann", "Bo"], [-10, 10]))
     assert session_doc(client, session_id)["winners"] == ["Ann", "Bo"]
 
 
 def test_duplicate_round_number(client: FlaskClient) -> None:
-    session_id = create(client)
-    add(client, session_id, {**WENT_OUT, "number": 1})
+    session_id = new_session(client, PLAYERS)
+    add_round(client, session_id, {**WENT_OUT, "number": 1})
     found = refused(client, session_id, {**WENT_OUT, "number": 1}, 409, "duplicate_round")
     assert found[0]["field"] == "number"
 
@@ -589,7 +570,7 @@ def test_duplicate_round_number(client: FlaskClient) -> None:
         ({**WENT_OUT, "racks": {"Bo": 10**7, "Cy": 55, "Di": 8}}, "Bo"),
         ({**WENT_OUT, "racks": {"Bo": ["k1"] * 101, "Cy": 55, "Di": 8}}, "Bo"),
         ({**WENT_OUT, "racks": {"Bo": 3, "bo": 40, "Cy": 55, "Di": 8}}, "racks"),
-        (paper(["Ann", "ann ", "Bo", "Cy", "Di"], [10, 5, -5, -5, -5]), "scores"),
+        (sheet(["Ann", "ann ", "Bo", "Cy", "Di"], [10, 5, -5, -5, -5]), "scores"),
     ],
     ids=[
         "rack-1.5",
@@ -616,7 +597,7 @@ def test_duplicate_round_number(client: FlaskClient) -> None:
     ],
 )
 def test_wrong_types_are_400(client: FlaskClient, body: dict[str, Any], field: str) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     found = refused(client, session_id, body, 400, "bad_request")
     assert found[0].get("field") == field
 
@@ -634,7 +615,7 @@ def test_wrong_types_are_400(client: FlaskClient, body: dict[str, Any], field: s
     ids=["text", "truncated", "empty", "null", "json-as-text-plain", "nested-too-deep"],
 )
 def test_non_json_body_is_400(client: FlaskClient, data: str, content_type: str) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     with nothing_written(client, session_id):
         for url, method in [
             (rounds_url(session_id), "POST"),
@@ -644,19 +625,19 @@ def test_non_json_body_is_400(client: FlaskClient, data: str, content_type: str)
         ]:
             response = client.open(url, method=method, data=data, content_type=content_type)
             assert codes(problems(response, 400)) == ["bad_request"]
-    add(client, session_id, WENT_OUT)
+    add_round(client, session_id, WENT_OUT)
     with nothing_written(client, session_id):
         response = client.put(rounds_url(session_id, 1), data=data, content_type=content_type)
         assert codes(problems(response, 400)) == ["bad_request"]
 
 
 def test_array_body_is_400(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     refused(client, session_id, [WENT_OUT], 400, "bad_request")
 
 
 def test_body_too_large_is_413(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     with nothing_written(client, session_id):
         response = client.post(
             rounds_url(session_id), data="x" * (65 * 1024), content_type="application/json"
@@ -686,8 +667,8 @@ def test_body_too_large_is_413(client: FlaskClient) -> None:
     ],
 )
 def test_unknown_is_404_json(client: FlaskClient, method: str, url: str) -> None:
-    session_id = create(client)
-    add(client, session_id, WENT_OUT)
+    session_id = new_session(client, PLAYERS)
+    add_round(client, session_id, WENT_OUT)
     with nothing_written(client, session_id):
         response = client.open(url.format(sid=session_id), method=method, json=PAPER)
         assert codes(problems(response, 404)) == ["not_found"]
@@ -713,8 +694,8 @@ def test_unknown_session_in_a_tool_is_404(client: FlaskClient) -> None:
     ],
 )
 def test_wrong_method_is_405_json(client: FlaskClient, method: str, url: str) -> None:
-    session_id = create(client)
-    add(client, session_id, WENT_OUT)
+    session_id = new_session(client, PLAYERS)
+    add_round(client, session_id, WENT_OUT)
     with nothing_written(client, session_id):
         response = client.open(url.format(sid=session_id), method=method, json=PAPER)
         assert codes(problems(response, 405)) == ["method_not_allowed"]
@@ -730,7 +711,7 @@ def test_405_names_the_allowed_methods(client: FlaskClient) -> None:
 
 
 def test_idempotency_key_returns_the_first_round(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     first = client.post(rounds_url(session_id), json={**WENT_OUT, "key": "tap-1"})
     assert first.status_code == 201
     with nothing_written(client, session_id):
@@ -749,14 +730,14 @@ def test_idempotency_key_returns_the_first_round(client: FlaskClient) -> None:
 
 
 def test_idempotency_keys_belong_to_their_session(client: FlaskClient) -> None:
-    first = create(client)
-    second = create(client)
+    first = new_session(client, PLAYERS)
+    second = new_session(client, PLAYERS)
     assert client.post(rounds_url(first), json={**WENT_OUT, "key": "k"}).status_code == 201
     assert client.post(rounds_url(second), json={**WENT_OUT, "key": "k"}).status_code == 201
 
 
 def test_replay_after_the_session_is_complete(client: FlaskClient) -> None:
-    session_id = create(client, rounds=1)
+    session_id = new_session(client, PLAYERS, rounds=1)
     first = client.post(rounds_url(session_id), json={**WENT_OUT, "key": "last"})
     again = client.post(rounds_url(session_id), json={**WENT_OUT, "key": "last"})
     assert (first.status_code, again.status_code) == (201, 200)
@@ -767,9 +748,9 @@ def test_replay_after_the_session_is_complete(client: FlaskClient) -> None:
 
 
 def test_put_replaces_a_round_and_derives_scores_again(client: FlaskClient) -> None:
-    session_id = create(client)
-    add(client, session_id, WENT_OUT)
-    add(client, session_id, PAPER)
+    session_id = new_session(client, PLAYERS)
+    add_round(client, session_id, WENT_OUT)
+    add_round(client, session_id, PAPER)
     response = client.put(rounds_url(session_id, 1), json=POOL_EMPTY)
     assert response.status_code == 200
     doc = response.get_json()
@@ -784,18 +765,18 @@ def test_put_replaces_a_round_and_derives_scores_again(client: FlaskClient) -> N
 
 
 def test_put_with_tiles_then_value(client: FlaskClient) -> None:
-    session_id = create(client)
-    assert add(client, session_id, WENT_OUT_TILES)["tiles"] == {"Bo": ["k13", "r7", "j"]}
+    session_id = new_session(client, PLAYERS)
+    assert add_round(client, session_id, WENT_OUT_TILES)["tiles"] == {"Bo": ["k13", "r7", "j"]}
     replaced = client.put(rounds_url(session_id, 1), json=WENT_OUT).get_json()
     assert "tiles" not in replaced and "tile_counts" not in replaced
     assert replaced["scores"]["Ann"] == 85
 
 
 def test_put_refusals_leave_the_round_alone(client: FlaskClient) -> None:
-    session_id = create(client)
-    add(client, session_id, WENT_OUT)
+    session_id = new_session(client, PLAYERS)
+    add_round(client, session_id, WENT_OUT)
     url = rounds_url(session_id, 1)
-    refused(client, session_id, paper(PLAYERS, [6, -11, 22, -5]), 422, "zero_sum", url, "PUT")
+    refused(client, session_id, sheet(PLAYERS, [6, -11, 22, -5]), 422, "zero_sum", url, "PUT")
     typo = {**WENT_OUT, "racks": {"Bo": 300, "Cy": 55, "Di": 8}}
     refused(client, session_id, typo, 409, "confirm_required", url, "PUT")
     refused(client, session_id, {**WENT_OUT, "racks": [1]}, 400, "bad_request", url, "PUT")
@@ -805,17 +786,17 @@ def test_put_refusals_leave_the_round_alone(client: FlaskClient) -> None:
 
 
 def test_put_works_on_a_complete_session(client: FlaskClient) -> None:
-    session_id = create(client, rounds=1)
-    add(client, session_id, WENT_OUT)
+    session_id = new_session(client, PLAYERS, rounds=1)
+    add_round(client, session_id, WENT_OUT)
     assert client.put(rounds_url(session_id, 1), json=PAPER).status_code == 200
 
 
 def test_delete_renumbers_later_rounds(client: FlaskClient) -> None:
-    session_id = create(client)
-    add(client, session_id, WENT_OUT)
+    session_id = new_session(client, PLAYERS)
+    add_round(client, session_id, WENT_OUT)
     third = {**PAPER, "scores": {"Ann": -10, "Bo": 20, "Cy": -5, "Di": -5}}
-    add(client, session_id, PAPER)
-    add(client, session_id, third)
+    add_round(client, session_id, PAPER)
+    add_round(client, session_id, third)
     response = client.delete(rounds_url(session_id, 2))
     assert response.status_code == 204
     assert response.get_data() == b""
@@ -826,12 +807,12 @@ def test_delete_renumbers_later_rounds(client: FlaskClient) -> None:
     problems(client.get(rounds_url(session_id, 3)), 404)
     assert doc["totals"] == {"Ann": 75, "Bo": -2, "Cy": -60, "Di": -13}
     assert doc["complete"] is False
-    assert add(client, session_id, PAPER)["number"] == 3
+    assert add_round(client, session_id, PAPER)["number"] == 3
 
 
 def test_delete_then_key_can_be_used_again(client: FlaskClient) -> None:
-    session_id = create(client)
-    add(client, session_id, {**WENT_OUT, "key": "k"})
+    session_id = new_session(client, PLAYERS)
+    add_round(client, session_id, {**WENT_OUT, "key": "k"})
     assert client.delete(rounds_url(session_id, 1)).status_code == 204
     assert client.post(rounds_url(session_id), json={**PAPER, "key": "k"}).status_code == 201
 
@@ -840,13 +821,13 @@ def test_delete_then_key_can_be_used_again(client: FlaskClient) -> None:
 
 
 def test_drop_worst_round(client: FlaskClient) -> None:
-    session_id = create(client, rules={"drop_worst_round": True})
-    add(client, session_id, paper(PLAYERS, SHEET_ROUND_1))
+    session_id = new_session(client, PLAYERS, rules={"drop_worst_round": True})
+    add_round(client, session_id, sheet(PLAYERS, SHEET_ROUND_1))
     doc = session_doc(client, session_id)  # one round: nothing is dropped yet
     assert doc["dropped"] == dict.fromkeys(PLAYERS)
     assert doc["totals"] == dict(zip(PLAYERS, SHEET_ROUND_1, strict=True))
-    add(client, session_id, paper(PLAYERS, SHEET_ROUND_2_CORRECTED))
-    add(client, session_id, paper(PLAYERS, SHEET_ROUND_3))
+    add_round(client, session_id, sheet(PLAYERS, SHEET_ROUND_2_CORRECTED))
+    add_round(client, session_id, sheet(PLAYERS, SHEET_ROUND_3))
     doc = session_doc(client, session_id)
     assert doc["dropped"] == {"Ann": 3, "Bo": 3, "Cy": 1, "Di": 2}
     assert doc["totals"] == {"Ann": 18, "Bo": -16, "Cy": 20, "Di": 44}
@@ -854,15 +835,15 @@ def test_drop_worst_round(client: FlaskClient) -> None:
 
 
 def test_drop_worst_round_off_drops_nothing(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     for scores in (SHEET_ROUND_1, SHEET_ROUND_2_CORRECTED, SHEET_ROUND_3):
-        add(client, session_id, paper(PLAYERS, scores))
+        add_round(client, session_id, sheet(PLAYERS, scores))
     assert session_doc(client, session_id)["dropped"] == dict.fromkeys(PLAYERS)
 
 
 def test_winner_bonus_replaces_the_losers_sum(client: FlaskClient) -> None:
-    session_id = create(client, rules={"winner_bonus": 50})
-    assert add(client, session_id, WENT_OUT)["scores"] == {
+    session_id = new_session(client, PLAYERS, rules={"winner_bonus": 50})
+    assert add_round(client, session_id, WENT_OUT)["scores"] == {
         "Ann": 50,
         "Bo": -22,
         "Cy": -55,
@@ -871,20 +852,22 @@ def test_winner_bonus_replaces_the_losers_sum(client: FlaskClient) -> None:
 
 
 def test_joker_penalty_counts_in_tile_racks(client: FlaskClient) -> None:
-    session_id = create(client, rules={"joker_penalty": 50})
-    assert add(client, session_id, WENT_OUT_TILES)["racks"]["Bo"] == 70
+    session_id = new_session(client, PLAYERS, rules={"joker_penalty": 50})
+    assert add_round(client, session_id, WENT_OUT_TILES)["racks"]["Bo"] == 70
 
 
 # --- The Polish score sheet (seeds/001), entered as paper scores ---------------------------------
 
 
 def test_polish_score_sheet(client: FlaskClient) -> None:
-    session_id = create(client, GRACZE, name="Przykład zapisu")
-    add(client, session_id, paper(GRACZE, SHEET_ROUND_1))
-    found = refused(client, session_id, paper(GRACZE, SHEET_ROUND_2_AS_PRINTED), 422, "zero_sum")
+    session_id = new_session(client, GRACZE, name="Przykład zapisu")
+    add_round(client, session_id, sheet(GRACZE, SHEET_ROUND_1))
+    found = refused(client, session_id, sheet(GRACZE, SHEET_ROUND_2_AS_PRINTED), 422, "zero_sum")
     assert "+12" in found[0]["message"]
-    assert add(client, session_id, paper(GRACZE, SHEET_ROUND_2_CORRECTED))["winner"] == "Gracz C"
-    assert add(client, session_id, paper(GRACZE, SHEET_ROUND_3))["winner"] == "Gracz D"
+    assert (
+        add_round(client, session_id, sheet(GRACZE, SHEET_ROUND_2_CORRECTED))["winner"] == "Gracz C"
+    )
+    assert add_round(client, session_id, sheet(GRACZE, SHEET_ROUND_3))["winner"] == "Gracz D"
     doc = session_doc(client, session_id)
     assert doc["name"] == "Przykład zapisu"
     assert [r["scores"] for r in doc["rounds"]] == [
@@ -953,7 +936,7 @@ def test_meld_below_the_minimum(client: FlaskClient) -> None:
 
 
 def test_tools_use_a_sessions_rules(client: FlaskClient) -> None:
-    session_id = create(client, rules={"joker_penalty": 50})
+    session_id = new_session(client, PLAYERS, rules={"joker_penalty": 50})
     body = {"tiles": ["r7", "k13", "j"], "session": session_id}
     assert client.post(f"{API}/rules/rack", json=body).get_json() == {"value": 70, "count": 3}
     body["rules"] = {"joker_penalty": 25}
@@ -1009,7 +992,7 @@ def test_tools_setting_out_of_range_is_422(client: FlaskClient) -> None:
 
 def test_api_is_exempt_from_csrf(make_app: Callable[..., Flask]) -> None:
     client = make_app(WTF_CSRF_ENABLED=True).test_client()
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     assert client.post(rounds_url(session_id), json=WENT_OUT).status_code == 201
     assert client.put(rounds_url(session_id, 1), json=PAPER).status_code == 200
     assert client.delete(rounds_url(session_id, 1)).status_code == 204

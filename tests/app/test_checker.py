@@ -8,6 +8,7 @@ from html import unescape
 from typing import Any
 
 import pytest
+from factories import new_session
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
@@ -18,14 +19,6 @@ API = "/api/v1"
 PAGE = "/tools/check"
 REMINDER = "Play the freed joker this turn: it may never end on a rack."
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-
-
-def create_session(client: FlaskClient, name: str = "Sunday", **rules: Any) -> int:
-    response = client.post(
-        f"{API}/sessions", json={"name": name, "players": PLAYERS, "rules": rules}
-    )
-    assert response.status_code == 201, response.get_json()
-    return int(response.get_json()["id"])
 
 
 def text(response: TestResponse) -> str:
@@ -104,7 +97,7 @@ def test_page_has_three_checks_the_standard_rules_and_no_inline_script(
 
 
 def test_home_session_and_clock_pages_link_to_the_checker(client: FlaskClient) -> None:
-    session_id = create_session(client)
+    session_id = new_session(client, PLAYERS, name="Sunday")
     home = client.get("/").get_data(as_text=True)
     assert 'href="/tools/check"' in home and "Table checker" in home
     show = client.get(f"/sessions/{session_id}").get_data(as_text=True)
@@ -284,7 +277,9 @@ def test_swap_check_bad_tile(client: FlaskClient) -> None:
 
 
 def test_session_rules_apply_on_the_page(client: FlaskClient) -> None:
-    session_id = create_session(client, "Wrap night", run_wrap=True, jokers_retrievable=False)
+    session_id = new_session(
+        client, PLAYERS, name="Wrap night", rules={"run_wrap": True, "jokers_retrievable": False}
+    )
     query = f"?session={session_id}"
     page = client.get(PAGE + query)
     assert page.status_code == 200
@@ -304,7 +299,7 @@ def test_session_rules_apply_on_the_page(client: FlaskClient) -> None:
 
 
 def test_session_minimum_initial_meld_on_the_page(client: FlaskClient) -> None:
-    session_id = create_session(client, min_initial_meld=50)
+    session_id = new_session(client, PLAYERS, name="Sunday", rules={"min_initial_meld": 50})
     query = f"?session={session_id}"
     assert "at least 50 points" in text(client.get(PAGE + query))
     _, verdict = post_page(client, "meld", query, meld="r10 b10 J\nk1 k2 k3")
@@ -312,7 +307,7 @@ def test_session_minimum_initial_meld_on_the_page(client: FlaskClient) -> None:
 
 
 def test_cards_session_speaks_cards(client: FlaskClient) -> None:
-    session_id = create_session(client, played_with="cards")
+    session_id = new_session(client, PLAYERS, name="Sunday", rules={"played_with": "cards"})
     query = f"?session={session_id}"
     page = client.get(PAGE + query).get_data(as_text=True)
     assert '<label for="swap_tile">Card from the hand</label>' in page
@@ -426,7 +421,9 @@ def test_api_swap_setting_off(client: FlaskClient) -> None:
 
 
 def test_api_session_rules_apply(client: FlaskClient) -> None:
-    wrap = create_session(client, "Wrap", run_wrap=True, jokers_retrievable=False)
+    wrap = new_session(
+        client, PLAYERS, name="Wrap", rules={"run_wrap": True, "jokers_retrievable": False}
+    )
     assert api(client, "set", {"tiles": "r12 r13 r1"})["valid"] is False
     assert api(client, "set", {"tiles": "r12 r13 r1", "session": wrap})["valid"] is True
     swap = api(client, "swap", {"set": "r12 r13 j", "tile": "r1", "session": wrap})
@@ -439,12 +436,12 @@ def test_api_session_rules_apply(client: FlaskClient) -> None:
         "rules": {"jokers_retrievable": True},
     }
     assert api(client, "swap", body)["allowed"] is True
-    meld = create_session(client, "High", min_initial_meld=50)
+    meld = new_session(client, PLAYERS, name="High", rules={"min_initial_meld": 50})
     assert api(client, "meld", {"sets": ["r10 b10 j"], "session": meld})["minimum"] == 50
 
 
 def test_api_cards_session_answers_in_cards(client: FlaskClient) -> None:
-    cards = create_session(client, played_with="cards")
+    cards = new_session(client, PLAYERS, name="Sunday", rules={"played_with": "cards"})
     doc = api(client, "swap", {"set": "♥Q ♥K j", "tile": "s3", "session": cards})
     assert doc["stands_for"] == ["hJ"]
     assert doc["reason"] == "The joker here stands for hearts J; spades 3 cannot replace it."

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from factories import new_session, went_out_form
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import RulesError
@@ -17,13 +18,6 @@ from scorekeeper.rules.turns import turn_order, who_starts
 pytestmark = pytest.mark.shared_app
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
-
-
-def create(client: FlaskClient, players: list[str] | None = None, **rules: Any) -> int:
-    body = {"players": players or FOUR, "rules": rules}
-    response = client.post("/api/v1/sessions", json=body)
-    assert response.status_code == 201, response.get_data(as_text=True)
-    return int(response.get_json()["id"])
 
 
 def rules_of(client: FlaskClient, session_id: int) -> dict[str, Any]:
@@ -78,7 +72,7 @@ def test_a_draw_outside_1_to_13_is_refused(number: object) -> None:
 def test_clock_page_offers_setting_the_seconds_when_the_clock_is_off(
     client: FlaskClient,
 ) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     page = text(client.get(f"/sessions/{sid}/clock"))
     assert "The turn clock is off for this session." in page
     for seconds in (30, 60, 120):
@@ -92,7 +86,7 @@ def test_clock_page_offers_setting_the_seconds_when_the_clock_is_off(
 def test_clock_page_renders_the_countdown_for_a_session_with_seconds(
     client: FlaskClient,
 ) -> None:
-    sid = create(client, seconds_per_turn=90, penalty_tiles=2)
+    sid = new_session(client, FOUR, rules={"seconds_per_turn": 90, "penalty_tiles": 2})
     response = client.get(f"/sessions/{sid}/clock")
     assert response.status_code == 200
     page = text(response)
@@ -112,7 +106,7 @@ def test_clock_page_renders_the_countdown_for_a_session_with_seconds(
 def test_setting_the_seconds_changes_the_session(
     client: FlaskClient, sent: str, stored: int
 ) -> None:
-    sid = create(client, seconds_per_turn=30, joker_penalty=25)
+    sid = new_session(client, FOUR, rules={"seconds_per_turn": 30, "joker_penalty": 25})
     response = client.post(f"/sessions/{sid}/clock/seconds", data={"seconds": sent})
     assert response.status_code == 302
     assert response.headers["Location"] == f"/sessions/{sid}/clock"
@@ -124,7 +118,7 @@ def test_setting_the_seconds_changes_the_session(
 
 
 def test_setting_the_seconds_moves_the_session_version_on(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     before = client.get(f"/api/v1/sessions/{sid}").get_json()["version"]
     client.post(f"/sessions/{sid}/clock/seconds", data={"seconds": "60"})
     assert client.get(f"/api/v1/sessions/{sid}").get_json()["version"] == before + 1
@@ -142,7 +136,7 @@ def test_setting_the_seconds_moves_the_session_version_on(client: FlaskClient) -
 def test_a_wrong_number_of_seconds_is_shown_next_to_the_field(
     client: FlaskClient, sent: str, message: str
 ) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     response = client.post(f"/sessions/{sid}/clock/seconds", data={"seconds": sent})
     assert response.status_code == 422
     assert message in error_next_to(text(response), "seconds")
@@ -156,7 +150,7 @@ def test_the_clock_of_a_missing_session_is_not_found(client: FlaskClient) -> Non
 
 
 def test_who_starts_without_javascript_picks_the_highest(client: FlaskClient) -> None:
-    sid = create(client, seconds_per_turn=60)
+    sid = new_session(client, FOUR, rules={"seconds_per_turn": 60})
     draws = {"drawn_0": "4", "drawn_1": "9", "drawn_2": "11", "drawn_3": "2"}
     response = client.post(f"/sessions/{sid}/clock/start", data=draws)
     assert response.status_code == 200
@@ -167,7 +161,7 @@ def test_who_starts_without_javascript_picks_the_highest(client: FlaskClient) ->
 
 
 def test_who_starts_reports_a_tie_and_only_the_tied_draw_again(client: FlaskClient) -> None:
-    sid = create(client, seconds_per_turn=60)
+    sid = new_session(client, FOUR, rules={"seconds_per_turn": 60})
     draws = {"drawn_0": "12", "drawn_1": "9", "drawn_2": "12", "drawn_3": "2"}
     page = text(client.post(f"/sessions/{sid}/clock/start", data=draws))
     assert "Ann and Cy draw again (both drew 12)." in page
@@ -182,7 +176,7 @@ def test_who_starts_reports_a_tie_and_only_the_tied_draw_again(client: FlaskClie
 
 
 def test_who_starts_refuses_a_missing_or_impossible_draw(client: FlaskClient) -> None:
-    sid = create(client, seconds_per_turn=60)
+    sid = new_session(client, FOUR, rules={"seconds_per_turn": 60})
     draws = {"drawn_0": "12", "drawn_1": "", "drawn_2": "14", "drawn_3": "x"}
     response = client.post(f"/sessions/{sid}/clock/start", data=draws)
     assert response.status_code == 422
@@ -197,7 +191,7 @@ def test_who_starts_refuses_a_missing_or_impossible_draw(client: FlaskClient) ->
 
 
 def test_the_session_page_offers_who_starts_until_the_first_round(client: FlaskClient) -> None:
-    sid = create(client)  # no turn clock: the draw is still there
+    sid = new_session(client, FOUR)  # no turn clock: the draw is still there
     link = f'<a href="/sessions/{sid}/who-starts">Who starts?</a>'
     assert link in text(client.get(f"/sessions/{sid}"))
     racks = {"ending": "went_out", "winner": "0", "rack_1": "5", "rack_2": "5", "rack_3": "5"}
@@ -206,7 +200,7 @@ def test_the_session_page_offers_who_starts_until_the_first_round(client: FlaskC
 
 
 def test_who_starts_page_draws_with_one_big_button(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     page = text(client.get(f"/sessions/{sid}/who-starts"))
     assert "<h1>Who starts?</h1>" in page
     assert re.search(
@@ -229,7 +223,7 @@ def test_who_starts_page_draws_with_one_big_button(client: FlaskClient) -> None:
 
 
 def test_who_starts_page_reads_the_tiles_typed(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     draws = {"drawn_0": "4", "drawn_1": "9", "drawn_2": "11", "drawn_3": "2"}
     page = text(client.post(f"/sessions/{sid}/who-starts", data=draws))
     assert "Cy starts (drew 11)." in page
@@ -248,14 +242,13 @@ def test_who_starts_of_a_missing_session_is_not_found(client: FlaskClient) -> No
 # ---- The rack in tiles without JavaScript ----
 
 
-def went_out(racks: dict[int, str]) -> dict[str, str]:
-    form = {"ending": "went_out", "winner": "0", "key": "k-" + "-".join(racks.values())}
-    form.update({f"rack_{seat}": value for seat, value in racks.items()})
-    return form
+def ann_went_out(racks: dict[int, str]) -> dict[str, str]:
+    """The round form: Ann (seat 0) went out, the others' racks typed as tiles."""
+    return went_out_form(0, racks, key="k-" + "-".join(racks.values()))
 
 
 def test_the_rack_hint_says_how_to_type_tiles(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert "r7 k13 j (k black, r red, b blue, o orange, j joker)" in page
     assert 'data-tile-sets="1" data-played-with="tiles"' in page
@@ -278,15 +271,15 @@ def test_the_rack_hint_says_how_to_type_tiles(client: FlaskClient) -> None:
 
 
 def test_cards_sessions_say_how_to_type_cards(client: FlaskClient) -> None:
-    sid = create(client, played_with="cards")
+    sid = new_session(client, FOUR, rules={"played_with": "cards"})
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert "h7 sK dA j (s spades, h hearts, d diamonds, c clubs, j joker)" in page
     assert 'data-played-with="cards"' in page
 
 
 def test_a_third_red_7_in_one_set_is_refused_next_to_the_racks(client: FlaskClient) -> None:
-    sid = create(client)
-    response = client.post(f"/sessions/{sid}/rounds/new", data=went_out({1: "r7 r7", 2: "r7"}))
+    sid = new_session(client, FOUR)
+    response = client.post(f"/sessions/{sid}/rounds/new", data=ann_went_out({1: "r7 r7", 2: "r7"}))
     assert response.status_code == 422
     page = text(response)
     message = "red 7 entered 3 times; a single set has 2."
@@ -298,8 +291,8 @@ def test_a_third_red_7_in_one_set_is_refused_next_to_the_racks(client: FlaskClie
 
 
 def test_three_red_7s_fit_two_sets_and_the_table_shows_the_tiles(client: FlaskClient) -> None:
-    sid = create(client, tile_sets=2)
-    form = went_out({1: "r7 r7", 2: "r7", 3: "j k13 o1"})
+    sid = new_session(client, FOUR, rules={"tile_sets": 2})
+    form = ann_went_out({1: "r7 r7", 2: "r7", 3: "j k13 o1"})
     response = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert response.status_code == 302, text(response)
     stored = client.get(f"/api/v1/sessions/{sid}/rounds/1").get_json()
@@ -311,15 +304,15 @@ def test_three_red_7s_fit_two_sets_and_the_table_shows_the_tiles(client: FlaskCl
 
 
 def test_a_bad_tile_is_shown_next_to_its_rack(client: FlaskClient) -> None:
-    sid = create(client)
-    response = client.post(f"/sessions/{sid}/rounds/new", data=went_out({1: "r7 x9", 2: "5"}))
+    sid = new_session(client, FOUR)
+    response = client.post(f"/sessions/{sid}/rounds/new", data=ann_went_out({1: "r7 x9", 2: "5"}))
     assert response.status_code == 422
     assert "“x9” is not a tile" in error_next_to(text(response), "rack_1")
 
 
 def test_cards_are_stored_and_shown_as_cards(client: FlaskClient) -> None:
-    sid = create(client, played_with="cards")
-    form = went_out({1: "hq ♦A s10", 2: "j", 3: "c2"})
+    sid = new_session(client, FOUR, rules={"played_with": "cards"})
+    form = ann_went_out({1: "hq ♦A s10", 2: "j", 3: "c2"})
     assert client.post(f"/sessions/{sid}/rounds/new", data=form).status_code == 302
     page = text(client.get(f"/sessions/{sid}"))
     assert "<summary>3 cards</summary><span>s10 hQ dA</span></details>" in page

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from factories import new_session, went_out_form
 from flask.testing import FlaskClient
 
 from scorekeeper.network import home_network_url
@@ -17,26 +18,12 @@ FOUR = ["Ann", "Bo", "Cy", "Di"]
 IN_PLACE = {"X-Requested-With": "fetch"}
 
 
-def create(client: FlaskClient, **body: Any) -> int:
-    response = client.post(f"{API}/sessions", json={"players": FOUR, **body})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
-
-
-def went_out(winner: int, racks: dict[int, str]) -> dict[str, str]:
-    return {
-        "ending": "went_out",
-        "winner": str(winner),
-        **{f"rack_{s}": v for s, v in racks.items()},
-    }
-
-
 def rounds_of(client: FlaskClient, sid: int) -> list[dict[str, Any]]:
     return client.get(f"{API}/sessions/{sid}").get_json()["rounds"]
 
 
 def test_the_round_form_comes_as_a_fragment_of_the_round_page(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     page = client.get(f"/sessions/{sid}/rounds/new?winner=1").get_data(as_text=True)
     part = client.get(f"/sessions/{sid}/rounds/new?winner=1&fragment=1").get_data(as_text=True)
     assert page.startswith("<!doctype html>")
@@ -58,10 +45,10 @@ def test_the_round_form_comes_as_a_fragment_of_the_round_page(client: FlaskClien
 
 
 def test_a_round_saved_in_place_answers_with_the_live_table(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     response = client.post(
         f"/sessions/{sid}/rounds/new",
-        data=went_out(0, {1: "22", 2: "55", 3: "8"}),
+        data=went_out_form(0, {1: "22", 2: "55", 3: "8"}),
         headers=IN_PLACE,
     )
     assert response.status_code == 200  # no redirect: the table itself
@@ -77,7 +64,7 @@ def test_a_round_saved_in_place_answers_with_the_live_table(client: FlaskClient)
 
 
 def test_a_refused_round_in_place_comes_back_with_everything_typed(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     response = client.post(
         f"/sessions/{sid}/rounds/new",
         data={
@@ -104,12 +91,12 @@ def test_a_round_posted_to_no_session_or_as_a_bad_form_changes_nothing(
     """The save reads the session itself (before it, only the seats): a session that is not
     there is a 404 in place and as a page; a form that does not parse (422), or that the
     rules refuse (400), comes back with what was typed, nothing stored."""
-    body = went_out(0, {1: "22", 2: "55", 3: "8"})
+    body = went_out_form(0, {1: "22", 2: "55", 3: "8"})
     for missing in (999, 10**30):
         for headers in (IN_PLACE, {}):
             url = f"/sessions/{missing}/rounds/new"
             assert client.post(url, data=body, headers=headers).status_code == 404
-    sid = create(client)
+    sid = new_session(client, FOUR)
     for status, typed in (
         (422, {"ending": "scores", "score_0": "abc", "score_1": "22"}),
         (400, {**body, "ending": "nonsense"}),
@@ -124,8 +111,10 @@ def test_a_round_posted_to_no_session_or_as_a_bad_form_changes_nothing(
 
 
 def test_the_no_javascript_save_says_it_once(client: FlaskClient) -> None:
-    sid = create(client)
-    saved = client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    sid = new_session(client, FOUR)
+    saved = client.post(
+        f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"})
+    )
     assert saved.status_code == 302
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert page.count("Round 1 saved.") == 1
@@ -135,9 +124,9 @@ def test_the_no_javascript_save_says_it_once(client: FlaskClient) -> None:
 def test_one_more_round_is_offered_only_once_the_agreed_rounds_are_played(
     client: FlaskClient,
 ) -> None:
-    sid = create(client, rounds=1)
+    sid = new_session(client, FOUR, rounds=1)
     assert "/extend" not in client.get(f"/sessions/{sid}").get_data(as_text=True)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert f'action="/sessions/{sid}/extend"' in page
     assert "Play one more round (2 in all)" in page
@@ -145,9 +134,9 @@ def test_one_more_round_is_offered_only_once_the_agreed_rounds_are_played(
 
 
 def test_drop_worst_shows_what_leaves_each_total(client: FlaskClient) -> None:
-    sid = create(client, rules={"drop_worst_round": True})
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {0: "30", 2: "5", 3: "1"}))
+    sid = new_session(client, FOUR, rules={"drop_worst_round": True})
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(1, {0: "30", 2: "5", 3: "1"}))
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
     dropped, total = foot.split("</tr>")[:2]
@@ -162,7 +151,7 @@ def test_drop_worst_shows_what_leaves_each_total(client: FlaskClient) -> None:
 
 
 def test_the_qr_code_names_the_home_network_address(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert f'src="/sessions/{sid}/qr.svg"' in page
     response = client.get(f"/sessions/{sid}/qr.svg")
@@ -181,8 +170,8 @@ def test_a_loopback_address_becomes_a_home_network_one() -> None:
 
 
 def test_a_rematch_seats_the_same_players(client: FlaskClient) -> None:
-    sid = create(client, rounds=1)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    sid = new_session(client, FOUR, rounds=1)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert f'href="/sessions/new?again={sid}"' in page
     form = client.get(f"/sessions/new?again={sid}").get_data(as_text=True)
@@ -197,8 +186,8 @@ def test_a_round_deleted_and_put_back_in_place_answers_with_the_live_table(
     """Delete and Undo asked in place (the header) answer with the live table, the one message
     in it (focusable, for live.js to focus) and the changed round named; without the header
     they stay a redirect to the page."""
-    sid = create(client)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    sid = new_session(client, FOUR)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
     version = rounds_of(client, sid)[0]["version"]
     deleted = client.post(
         f"/sessions/{sid}/rounds/1/delete", data={"version": version}, headers=IN_PLACE
@@ -234,8 +223,8 @@ def test_a_round_deleted_and_put_back_in_place_answers_with_the_live_table(
 def test_a_round_opened_in_place_to_change_asks_its_delete_there(client: FlaskClient) -> None:
     """The round's form in place: its own title, Cancel, a delete that asks in place (with the
     round's version), and a flagged entry marked by its class (no ⚠ typed into the label)."""
-    sid = create(client)
-    body = {**went_out(0, {1: "22", 2: "200", 3: "8"}), "confirm": "y"}
+    sid = new_session(client, FOUR)
+    body = {**went_out_form(0, {1: "22", 2: "200", 3: "8"}), "confirm": "y"}
     assert client.post(f"/sessions/{sid}/rounds/new", data=body).status_code == 302
     version = rounds_of(client, sid)[0]["version"]
     part = client.get(f"/sessions/{sid}/rounds/1/edit?fragment=1").get_data(as_text=True)

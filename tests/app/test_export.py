@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import paper, went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -29,10 +30,10 @@ pytestmark = pytest.mark.shared_app
 BOM = b"\xef\xbb\xbf"
 PLAYED_ON = date(2026, 11, 30)
 FOUR = ["Ann", "Bo", "Cy", "Di"]
-ANN_WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+ANN_WENT_OUT = went_out("Ann", Bo=22, Cy=55, Di=8)
 
 
-def new_session(
+def recorded_session(
     app: Flask,
     players: list[str],
     rounds: list[dict[str, Any]],
@@ -80,7 +81,7 @@ def assert_crlf_lines(body: bytes) -> None:
 
 
 def test_session_csv_exact_bytes(app: Flask, client: FlaskClient) -> None:
-    session_id = new_session(app, FOUR, [ANN_WENT_OUT])
+    session_id = recorded_session(app, FOUR, [ANN_WENT_OUT])
 
     body = download(client, session_id)
 
@@ -90,13 +91,13 @@ def test_session_csv_exact_bytes(app: Flask, client: FlaskClient) -> None:
 
 
 def test_session_with_no_rounds_has_header_and_zero_totals(app: Flask, client: FlaskClient) -> None:
-    session_id = new_session(app, ["Ann", "Bo"], [])
+    session_id = recorded_session(app, ["Ann", "Bo"], [])
 
     assert download(client, session_id) == BOM + b"Round,Ann,Bo\r\nTotal,0,0\r\n"
 
 
 def test_headers_content_type_and_file_name(app: Flask, client: FlaskClient) -> None:
-    session_id = new_session(app, FOUR, [ANN_WENT_OUT], name="Sunday")
+    session_id = recorded_session(app, FOUR, [ANN_WENT_OUT], name="Sunday")
 
     response = client.get(f"/sessions/{session_id}/export.csv")
 
@@ -108,7 +109,7 @@ def test_headers_content_type_and_file_name(app: Flask, client: FlaskClient) -> 
 
 
 def test_file_name_keeps_the_real_name_in_filename_star(app: Flask, client: FlaskClient) -> None:
-    session_id = new_session(app, FOUR, [], name='Łódź "after" Søren\'s / party')
+    session_id = recorded_session(app, FOUR, [], name='Łódź "after" Søren\'s / party')
 
     response = client.get(f"/sessions/{session_id}/export.csv")
 
@@ -129,7 +130,7 @@ def test_file_name_without_letters_keeps_the_date() -> None:
 
 
 def test_unknown_session_is_404(app: Flask, client: FlaskClient) -> None:
-    new_session(app, FOUR, [ANN_WENT_OUT])
+    recorded_session(app, FOUR, [ANN_WENT_OUT])
 
     assert client.get("/sessions/999/export.csv").status_code == 404
     assert client.get("/sessions/abc/export.csv").status_code == 404
@@ -140,7 +141,7 @@ def test_names_with_polish_estonian_and_danish_letters_survive(
     app: Flask, client: FlaskClient
 ) -> None:
     players = ["Łucja", "Põld", "Søren", "Zoë"]
-    session_id = new_session(
+    session_id = recorded_session(
         app,
         players,
         [{"ending": "scores", "scores": dict(zip(players, [30, -10, -15, -5], strict=True))}],
@@ -161,7 +162,7 @@ def test_formula_like_names_get_a_leading_quote_but_numbers_never(
     app: Flask, client: FlaskClient
 ) -> None:
     players = ["=cmd", "+one", "-Bo", "@sum", "Tab", "Cr"]
-    session_id = new_session(
+    session_id = recorded_session(
         app,
         players,
         [
@@ -190,7 +191,7 @@ def test_formula_like_names_get_a_leading_quote_but_numbers_never(
 
 def test_comma_and_double_quote_are_rfc_4180_quoted(app: Flask, client: FlaskClient) -> None:
     players = ['Bo "the Bear", Jr', "=SUM(A1,B1)", "Cy"]
-    session_id = new_session(
+    session_id = recorded_session(
         app,
         players,
         [{"ending": "went_out", "winner": "Cy", "racks": {players[0]: 4, players[1]: 6}}],
@@ -206,7 +207,9 @@ def test_drop_worst_round_adds_dropped_row_and_totals_after_the_drop(
     app: Flask, client: FlaskClient
 ) -> None:
     second = {"ending": "scores", "scores": {"Ann": -10, "Bo": 30, "Cy": -5, "Di": -15}}
-    session_id = new_session(app, FOUR, [ANN_WENT_OUT, second], rules={"drop_worst_round": True})
+    session_id = recorded_session(
+        app, FOUR, [ANN_WENT_OUT, second], rules={"drop_worst_round": True}
+    )
 
     body = download(client, session_id)
 
@@ -224,7 +227,7 @@ def test_drop_worst_round_adds_dropped_row_and_totals_after_the_drop(
 def test_drop_worst_round_with_one_round_leaves_the_dropped_cells_empty(
     app: Flask, client: FlaskClient
 ) -> None:
-    session_id = new_session(app, FOUR, [ANN_WENT_OUT], rules={"drop_worst_round": True})
+    session_id = recorded_session(app, FOUR, [ANN_WENT_OUT], rules={"drop_worst_round": True})
 
     assert download(client, session_id) == BOM + (
         b"Round,Ann,Bo,Cy,Di\r\n1,85,-22,-55,-8\r\nDropped,,,,\r\nTotal,85,-22,-55,-8\r\n"
@@ -233,7 +236,7 @@ def test_drop_worst_round_with_one_round_leaves_the_dropped_cells_empty(
 
 def test_no_dropped_row_when_drop_worst_round_is_off(app: Flask, client: FlaskClient) -> None:
     second = {"ending": "scores", "scores": {"Ann": -10, "Bo": 30, "Cy": -5, "Di": -15}}
-    session_id = new_session(app, FOUR, [ANN_WENT_OUT, second])
+    session_id = recorded_session(app, FOUR, [ANN_WENT_OUT, second])
 
     body = download(client, session_id)
 
@@ -247,19 +250,20 @@ SHEET_PLAYERS = ["Gracz A", "Gracz B", "Gracz C", "Gracz D"]
 SHEET_ROUNDS = [[24, -5, -16, -3], [6, -11, 22, -5], [-32, -13, -2, 47]]
 
 
-def paper(scores: list[int]) -> dict[str, Any]:
-    return {"ending": "scores", "scores": dict(zip(SHEET_PLAYERS, scores, strict=True))}
+def sheet(scores: list[int]) -> dict[str, Any]:
+    """A row of the score sheet as a round body."""
+    return paper(**dict(zip(SHEET_PLAYERS, scores, strict=True)))
 
 
 def test_polish_score_sheet_as_paper_scores(app: Flask, client: FlaskClient) -> None:
     with app.app_context():
         view = create_session(SHEET_PLAYERS, "Przykład zapisu", 3, None, played_on=PLAYED_ON)
-        add_round(view.id, paper(SHEET_ROUNDS[0]))
+        add_round(view.id, sheet(SHEET_ROUNDS[0]))
         with pytest.raises(RulesError) as refused:
-            add_round(view.id, paper(SHEET_ROUNDS[1]))  # as printed: adds up to +12
+            add_round(view.id, sheet(SHEET_ROUNDS[1]))  # as printed: adds up to +12
         assert refused.value.code == "zero_sum"
-        add_round(view.id, paper([-6, -11, 22, -5]))  # A lost 6: the sign was missing
-        add_round(view.id, paper(SHEET_ROUNDS[2]))
+        add_round(view.id, sheet([-6, -11, 22, -5]))  # A lost 6: the sign was missing
+        add_round(view.id, sheet(SHEET_ROUNDS[2]))
         session_id = view.id
 
     response = client.get(f"/sessions/{session_id}/export.csv")
@@ -281,7 +285,7 @@ def test_polish_score_sheet_as_paper_scores(app: Flask, client: FlaskClient) -> 
 
 
 def two_sessions(app: Flask) -> tuple[int, int]:
-    first = new_session(
+    first = recorded_session(
         app,
         FOUR,
         [
@@ -294,7 +298,7 @@ def two_sessions(app: Flask) -> tuple[int, int]:
         ],
         name='=HYPERLINK("http://evil")',
     )
-    second = new_session(
+    second = recorded_session(
         app,
         ["<script>alert(1)</script>", "=cmd", "Łucja"],
         [

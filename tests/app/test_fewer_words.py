@@ -6,18 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from factories import new_session
 from flask.testing import FlaskClient
 
 from scorekeeper.web.script_words import merged, words_in
 
 API = "/api/v1"
-
-
-def _session(client: FlaskClient, **rules: object) -> int:
-    body = {"players": ["Ann", "Bo", "Cy"], "rules": rules}
-    response = client.post(f"{API}/sessions", json=body)
-    assert response.status_code == 201
-    return response.get_json()["id"]
 
 
 def _racks(page: str) -> str:
@@ -26,7 +20,7 @@ def _racks(page: str) -> str:
 
 
 def test_the_rack_help_is_one_line_and_the_notation_folds(client: FlaskClient) -> None:
-    sid = _session(client)
+    sid = new_session(client, ["Ann", "Bo", "Cy"])
     for url in (f"/sessions/{sid}/rounds/new", f"/sessions/{sid}/rounds/new?fragment=1"):
         racks = _racks(client.get(url).get_data(as_text=True))
         assert "typed in letters" not in racks
@@ -39,7 +33,7 @@ def test_the_rack_help_is_one_line_and_the_notation_folds(client: FlaskClient) -
 
 
 def test_cards_fold_their_own_notation(client: FlaskClient) -> None:
-    sid = _session(client, played_with="cards")
+    sid = new_session(client, ["Ann", "Bo", "Cy"], rules={"played_with": "cards"})
     racks = _racks(client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True))
     folded = re.search(r"<summary>([^<]*)</summary>\s*([^<]*)", racks)
     assert folded and folded.group(1) == "Cards in letters"
@@ -57,7 +51,7 @@ def test_typing_and_tapping_tiles_have_names_of_their_own() -> None:
 
 
 def test_the_downloads_say_what_they_are(client: FlaskClient) -> None:
-    sid = _session(client)
+    sid = new_session(client, ["Ann", "Bo", "Cy"])
     body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 5, "Cy": 9}}
     assert client.post(f"{API}/sessions/{sid}/rounds", json=body).status_code == 201
     summary = client.get(f"/sessions/{sid}/summary").get_data(as_text=True)

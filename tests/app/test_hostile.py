@@ -47,9 +47,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from api_answers import problems
+from factories import new_session, new_session_form
 from flask import Flask
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
@@ -105,15 +105,9 @@ def nothing_written(client: FlaskClient, app: Flask) -> Iterator[None]:
     assert after[2] == before[2], "a table gained or lost rows"
 
 
-def create(client: FlaskClient, players: list[str] = PLAYERS, **fields: Any) -> int:
-    response = client.post(f"{API}/sessions", json={"players": players, **fields})
-    assert response.status_code == 201, response.get_data(as_text=True)
-    return response.get_json()["id"]
-
-
 def sunday(client: FlaskClient) -> int:
     """A session of Ann, Bo, Cy and Di with round 1 played (two of three rounds to go)."""
-    session_id = create(client, name="Sunday")
+    session_id = new_session(client, PLAYERS, name="Sunday")
     response = client.post(f"{API}/sessions/{session_id}/rounds", json=WENT_OUT)
     assert response.status_code == 201
     return session_id
@@ -203,26 +197,28 @@ class Hostile:
     also_put: bool = True  # a round body: also sent as PUT to round 1
 
 
-def went_out(**racks: Any) -> dict[str, Any]:
+def went_out_but(**racks: Any) -> dict[str, Any]:
+    """WENT_OUT with these racks changed (hostile values, as given)."""
     return {**WENT_OUT, "racks": {**WENT_OUT["racks"], **racks}}
 
 
-def paper(**scores: Any) -> dict[str, Any]:
+def paper_but(**scores: Any) -> dict[str, Any]:
+    """PAPER with these scores changed (hostile values, as given)."""
     return {"ending": "scores", "scores": {**PAPER["scores"], **scores}}
 
 
-def new_session(**fields: Any) -> dict[str, Any]:
+def session_body(**fields: Any) -> dict[str, Any]:
     return {"players": PLAYERS, **fields}
 
 
 ROUND_BODIES = [
     # Huge numbers.
-    Hostile("rack-10**30", 400, "bad_request", went_out(Bo=HUGE), field="Bo"),
-    Hostile("rack--10**30", 400, "bad_request", went_out(Bo=-HUGE), field="Bo"),
-    Hostile("rack-1000001", 400, "bad_request", went_out(Bo=1_000_001), field="Bo"),
-    Hostile("rack-text-31-digits", 422, "impossible_rack", went_out(Bo=str(HUGE)), field="Bo"),
+    Hostile("rack-10**30", 400, "bad_request", went_out_but(Bo=HUGE), field="Bo"),
+    Hostile("rack--10**30", 400, "bad_request", went_out_but(Bo=-HUGE), field="Bo"),
+    Hostile("rack-1000001", 400, "bad_request", went_out_but(Bo=1_000_001), field="Bo"),
+    Hostile("rack-text-31-digits", 422, "impossible_rack", went_out_but(Bo=str(HUGE)), field="Bo"),
     Hostile("rack-5000-digit-literal", 400, "bad_request", raw=raw_round("9" * 5000)),
-    Hostile("score-10**30", 400, "bad_request", paper(Ann=HUGE, Bo=-HUGE), field="Ann"),
+    Hostile("score-10**30", 400, "bad_request", paper_but(Ann=HUGE, Bo=-HUGE), field="Ann"),
     Hostile(
         "tile-count-10**30",
         400,
@@ -231,11 +227,11 @@ ROUND_BODIES = [
         field="Ann",
     ),
     # Floats, even whole ones.
-    Hostile("rack-1.5", 400, "bad_request", went_out(Bo=1.5), field="Bo"),
+    Hostile("rack-1.5", 400, "bad_request", went_out_but(Bo=1.5), field="Bo"),
     Hostile("rack-1e3", 400, "bad_request", raw=raw_round("1e3"), field="Bo"),
     Hostile("rack-22.0", 400, "bad_request", raw=raw_round("22.0"), field="Bo"),
     Hostile("rack-1e400", 400, "bad_request", raw=raw_round("1e400"), field="Bo"),
-    Hostile("score-1.5", 400, "bad_request", paper(Ann=24.5, Bo=-5.5), field="Ann"),
+    Hostile("score-1.5", 400, "bad_request", paper_but(Ann=24.5, Bo=-5.5), field="Ann"),
     Hostile(
         "tile-count-1e3",
         400,
@@ -244,7 +240,7 @@ ROUND_BODIES = [
         '"tile_counts": {"Ann": 1e3}}',
         field="Ann",
     ),
-    Hostile("rack-true", 400, "bad_request", went_out(Bo=True), field="Bo"),
+    Hostile("rack-true", 400, "bad_request", went_out_but(Bo=True), field="Bo"),
     # NaN and Infinity are not JSON.
     Hostile("rack-NaN", 400, "bad_request", raw=raw_round("NaN"), says="NaN is not a JSON number"),
     Hostile("rack-Infinity", 400, "bad_request", raw=raw_round("Infinity"), says="Infinity"),
@@ -256,14 +252,14 @@ ROUND_BODIES = [
         says="-Infinity is not a JSON number",
     ),
     # Strings for numbers: a rack may be text (tiles, or a whole number); scores and counts not.
-    Hostile("rack-text-1.5", 422, "bad_tile", went_out(Bo="1.5"), field="Bo"),
-    Hostile("rack-text-+22", 422, "bad_tile", went_out(Bo="+22"), field="Bo"),
-    Hostile("rack-text-1e3", 422, "bad_tile", went_out(Bo="1e3"), field="Bo"),
-    Hostile("rack-text--5", 422, "negative_rack", went_out(Bo="-5"), field="Bo"),
-    Hostile("rack-text-arabic-digits", 422, "bad_tile", went_out(Bo="٢٢"), field="Bo"),
-    Hostile("rack-text-fullwidth-digits", 422, "bad_tile", went_out(Bo="２２"), field="Bo"),
-    Hostile("rack-text-1001-chars", 400, "bad_request", went_out(Bo="7" * 1001), field="Bo"),
-    Hostile("score-text", 400, "bad_request", paper(Ann="24"), field="Ann"),
+    Hostile("rack-text-1.5", 422, "bad_tile", went_out_but(Bo="1.5"), field="Bo"),
+    Hostile("rack-text-+22", 422, "bad_tile", went_out_but(Bo="+22"), field="Bo"),
+    Hostile("rack-text-1e3", 422, "bad_tile", went_out_but(Bo="1e3"), field="Bo"),
+    Hostile("rack-text--5", 422, "negative_rack", went_out_but(Bo="-5"), field="Bo"),
+    Hostile("rack-text-arabic-digits", 422, "bad_tile", went_out_but(Bo="٢٢"), field="Bo"),
+    Hostile("rack-text-fullwidth-digits", 422, "bad_tile", went_out_but(Bo="２２"), field="Bo"),
+    Hostile("rack-text-1001-chars", 400, "bad_request", went_out_but(Bo="7" * 1001), field="Bo"),
+    Hostile("score-text", 400, "bad_request", paper_but(Ann="24"), field="Ann"),
     Hostile(
         "tile-count-text",
         400,
@@ -309,21 +305,23 @@ ROUND_BODIES = [
         '"racks": {"Bo": 22, "Cy": 55, "Di": 8}}',
     ),
     # Tiles: too many, too long.
-    Hostile("tiles-10000", 400, "bad_request", went_out(Bo=["r7"] * 10_000), field="Bo"),
-    Hostile("tiles-101", 400, "bad_request", went_out(Bo=["k1"] * 101), field="Bo"),
+    Hostile("tiles-10000", 400, "bad_request", went_out_but(Bo=["r7"] * 10_000), field="Bo"),
+    Hostile("tiles-101", 400, "bad_request", went_out_but(Bo=["k1"] * 101), field="Bo"),
     Hostile(
         "tile-60000-digits",
         422,
         "bad_tile",
-        went_out(Bo=["r" + "7" * 60_000]),
+        went_out_but(Bo=["r" + "7" * 60_000]),
         field="Bo",
         says="Bo: “r7777777777777777777…” is not a tile",
     ),
-    Hostile("tile-60000-chars", 422, "bad_tile", went_out(Bo=["x" * 60_000]), field="Bo"),
-    Hostile("tile-1MB", 413, "request_entity_too_large", went_out(Bo=["r" + "7" * 1_000_000])),
-    Hostile("rack-text-1MB", 413, "request_entity_too_large", went_out(Bo="r7 " * 350_000)),
-    Hostile("tile-a-number", 400, "bad_request", went_out(Bo=["r7", 7]), field="Bo"),
-    Hostile("rack-nested-300", 400, "bad_request", went_out(Bo=json.loads("[" * 300 + "]" * 300))),
+    Hostile("tile-60000-chars", 422, "bad_tile", went_out_but(Bo=["x" * 60_000]), field="Bo"),
+    Hostile("tile-1MB", 413, "request_entity_too_large", went_out_but(Bo=["r" + "7" * 1_000_000])),
+    Hostile("rack-text-1MB", 413, "request_entity_too_large", went_out_but(Bo="r7 " * 350_000)),
+    Hostile("tile-a-number", 400, "bad_request", went_out_but(Bo=["r7", 7]), field="Bo"),
+    Hostile(
+        "rack-nested-300", 400, "bad_request", went_out_but(Bo=json.loads("[" * 300 + "]" * 300))
+    ),
     # Not a round object.
     Hostile(
         "nested-30000-arrays",
@@ -366,8 +364,8 @@ ROUND_BODIES = [
         {**WENT_OUT, "racks": {f"P{i}": 1 for i in range(13)}},
         field="racks",
     ),
-    Hostile("racks-unknown-player", 422, "unknown_player", went_out(Ed=5), field="Ed"),
-    Hostile("racks-emoji-player", 422, "unknown_player", went_out(**{"👻": 5}), field="👻"),
+    Hostile("racks-unknown-player", 422, "unknown_player", went_out_but(Ed=5), field="Ed"),
+    Hostile("racks-emoji-player", 422, "unknown_player", went_out_but(**{"👻": 5}), field="👻"),
     Hostile("confirm-text", 400, "bad_request", {**WENT_OUT, "confirm": "yes"}, field="confirm"),
     Hostile("key-65-chars", 400, "bad_request", {**WENT_OUT, "key": "k" * 65}, field="key"),
     Hostile("key-newline", 400, "bad_request", {**WENT_OUT, "key": "tap\n1"}, field="key"),
@@ -403,47 +401,49 @@ NEW_SESSIONS = [
     replace(case, id=f"session-{case.id}", url=SESSIONS, also_put=False)
     for case in [
         # How many play.
-        Hostile("no-players", 422, "too_few_players", new_session(players=[]), field="players"),
-        Hostile("1-player", 422, "too_few_players", new_session(players=["Ann"]), field="players"),
-        Hostile("7-players", 422, "too_many_players", new_session(players=SEVEN), field="players"),
+        Hostile("no-players", 422, "too_few_players", session_body(players=[]), field="players"),
+        Hostile("1-player", 422, "too_few_players", session_body(players=["Ann"]), field="players"),
+        Hostile("7-players", 422, "too_many_players", session_body(players=SEVEN), field="players"),
         Hostile(
             "7-players-two-sets",
             422,
             "too_many_players",
-            new_session(players=SEVEN, rules={"tile_sets": 2}),
+            session_body(players=SEVEN, rules={"tile_sets": 2}),
             field="players",
         ),
         Hostile(
             "5-players-one-set",
             422,
             "too_many_players",
-            new_session(players=SEVEN[:5]),
+            session_body(players=SEVEN[:5]),
             field="players",
         ),
         Hostile(
             "5000-players",
             422,
             "too_many_players",
-            new_session(players=[f"P{i}" for i in range(5000)]),
+            session_body(players=[f"P{i}" for i in range(5000)]),
             field="players",
         ),
         # Empty and whitespace names.
-        Hostile("name-empty", 422, "bad_name", new_session(players=["Ann", ""]), field="players.1"),
         Hostile(
-            "name-spaces", 422, "bad_name", new_session(players=["Ann", "   "]), field="players.1"
+            "name-empty", 422, "bad_name", session_body(players=["Ann", ""]), field="players.1"
+        ),
+        Hostile(
+            "name-spaces", 422, "bad_name", session_body(players=["Ann", "   "]), field="players.1"
         ),
         Hostile(
             "name-tab-newline",
             422,
             "bad_name",
-            new_session(players=["Ann", "\t\n"]),
+            session_body(players=["Ann", "\t\n"]),
             field="players.1",
         ),
         Hostile(
             "name-no-break-space",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u00a0\u3000"]),
+            session_body(players=["Ann", "\u00a0\u3000"]),
             field="players.1",
         ),
         # Characters that cannot be shown.
@@ -451,42 +451,42 @@ NEW_SESSIONS = [
             "name-zero-width-space",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u200b"]),
+            session_body(players=["Ann", "\u200b"]),
             field="players.1",
         ),
         Hostile(
             "name-with-zero-width-joiner",
             422,
             "bad_name",
-            new_session(players=["Ann", "A\u200dnn"]),
+            session_body(players=["Ann", "A\u200dnn"]),
             field="players.1",
         ),
         Hostile(
             "name-rtl-override",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u202eoB"]),
+            session_body(players=["Ann", "\u202eoB"]),
             field="players.1",
         ),
         Hostile(
             "name-rtl-isolate",
             422,
             "bad_name",
-            new_session(players=["Ann", "\u2067Bo\u2069"]),
+            session_body(players=["Ann", "\u2067Bo\u2069"]),
             field="players.1",
         ),
         Hostile(
-            "name-bell", 422, "bad_name", new_session(players=["Ann", "Bo\x07"]), field="players.1"
+            "name-bell", 422, "bad_name", session_body(players=["Ann", "Bo\x07"]), field="players.1"
         ),
         Hostile(
             "name-ansi-escape",
             422,
             "bad_name",
-            new_session(players=["Ann", "\x1b[31mBo"]),
+            session_body(players=["Ann", "\x1b[31mBo"]),
             field="players.1",
         ),
         Hostile(
-            "name-nul", 422, "bad_name", new_session(players=["Ann", "B\x00o"]), field="players.1"
+            "name-nul", 422, "bad_name", session_body(players=["Ann", "B\x00o"]), field="players.1"
         ),
         Hostile(
             "name-lone-surrogate",
@@ -499,7 +499,7 @@ NEW_SESSIONS = [
             "name-family-emoji",
             422,
             "bad_name",
-            new_session(players=["Ann", "\U0001f468\u200d\U0001f469\u200d\U0001f467"]),
+            session_body(players=["Ann", "\U0001f468\u200d\U0001f469\u200d\U0001f467"]),
             field="players.1",
         ),
         # Too long.
@@ -507,32 +507,32 @@ NEW_SESSIONS = [
             "name-41-chars",
             422,
             "bad_name",
-            new_session(players=["Ann", "x" * 41]),
+            session_body(players=["Ann", "x" * 41]),
             field="players.1",
         ),
         Hostile(
             "name-10000-chars",
             422,
             "bad_name",
-            new_session(players=["Ann", "x" * 10_000]),
+            session_body(players=["Ann", "x" * 10_000]),
             field="players.1",
         ),
         # Not text.
         Hostile(
-            "name-a-number", 400, "bad_request", new_session(players=["Ann", 7]), field="players.1"
+            "name-a-number", 400, "bad_request", session_body(players=["Ann", 7]), field="players.1"
         ),
         Hostile(
-            "name-null", 400, "bad_request", new_session(players=["Ann", None]), field="players.1"
+            "name-null", 400, "bad_request", session_body(players=["Ann", None]), field="players.1"
         ),
         Hostile(
             "name-a-list",
             400,
             "bad_request",
-            new_session(players=[["Ann"], "Bo"]),
+            session_body(players=[["Ann"], "Bo"]),
             field="players.0",
         ),
         Hostile(
-            "players-text", 400, "bad_request", new_session(players="Ann, Bo"), field="players"
+            "players-text", 400, "bad_request", session_body(players="Ann, Bo"), field="players"
         ),
         Hostile("players-missing", 400, "bad_request", {"name": "Sunday"}, field="players"),
         # Equal but for case or spaces.
@@ -540,56 +540,58 @@ NEW_SESSIONS = [
             "names-Ann-and-spaced-ann",
             422,
             "duplicate_player",
-            new_session(players=["Ann", " ann "]),
+            session_body(players=["Ann", " ann "]),
             field="players.1",
         ),
         Hostile(
             "names-Bo-and-BO",
             422,
             "duplicate_player",
-            new_session(players=["Bo", "Cy", "BO"]),
+            session_body(players=["Bo", "Cy", "BO"]),
             field="players.2",
         ),
         Hostile(
             "names-folded-inner-spaces",
             422,
             "duplicate_player",
-            new_session(players=["Ann Marie", "ann\n  MARIE"]),
+            session_body(players=["Ann Marie", "ann\n  MARIE"]),
             field="players.1",
         ),
         Hostile(
             "names-Strasse-casefold",
             422,
             "duplicate_player",
-            new_session(players=["Straße", "STRASSE"]),
+            session_body(players=["Straße", "STRASSE"]),
             field="players.1",
         ),
         Hostile(
             "names-Lukasz-casefold",
             422,
             "duplicate_player",
-            new_session(players=["Łukasz", "ŁUKASZ"]),
+            session_body(players=["Łukasz", "ŁUKASZ"]),
             field="players.1",
         ),
         # The session's name and rounds.
-        Hostile("session-name-81-chars", 422, "bad_name", new_session(name="S" * 81), field="name"),
         Hostile(
-            "session-name-control", 422, "bad_name", new_session(name="Sun\x1bday"), field="name"
+            "session-name-81-chars", 422, "bad_name", session_body(name="S" * 81), field="name"
+        ),
+        Hostile(
+            "session-name-control", 422, "bad_name", session_body(name="Sun\x1bday"), field="name"
         ),
         Hostile(
             "session-name-rtl-override",
             422,
             "bad_name",
-            new_session(name="\u202eyadnuS"),
+            session_body(name="\u202eyadnuS"),
             field="name",
         ),
-        Hostile("session-name-a-number", 400, "bad_request", new_session(name=HUGE), field="name"),
-        Hostile("rounds-10**30", 422, "bad_setting", new_session(rounds=HUGE), field="rounds"),
-        Hostile("rounds-0", 422, "bad_setting", new_session(rounds=0), field="rounds"),
-        Hostile("rounds--1", 422, "bad_setting", new_session(rounds=-1), field="rounds"),
-        Hostile("rounds-1.5", 400, "bad_request", new_session(rounds=1.5), field="rounds"),
-        Hostile("rounds-text", 400, "bad_request", new_session(rounds="3"), field="rounds"),
-        Hostile("rounds-true", 400, "bad_request", new_session(rounds=True), field="rounds"),
+        Hostile("session-name-a-number", 400, "bad_request", session_body(name=HUGE), field="name"),
+        Hostile("rounds-10**30", 422, "bad_setting", session_body(rounds=HUGE), field="rounds"),
+        Hostile("rounds-0", 422, "bad_setting", session_body(rounds=0), field="rounds"),
+        Hostile("rounds--1", 422, "bad_setting", session_body(rounds=-1), field="rounds"),
+        Hostile("rounds-1.5", 400, "bad_request", session_body(rounds=1.5), field="rounds"),
+        Hostile("rounds-text", 400, "bad_request", session_body(rounds="3"), field="rounds"),
+        Hostile("rounds-true", 400, "bad_request", session_body(rounds=True), field="rounds"),
         Hostile("rounds-NaN", 400, "bad_request", raw='{"players": ["Ann", "Bo"], "rounds": NaN}'),
         Hostile(
             "rounds-1e1",
@@ -603,27 +605,27 @@ NEW_SESSIONS = [
             "rule-10**30",
             422,
             "bad_setting",
-            new_session(rules={"joker_penalty": HUGE}),
+            session_body(rules={"joker_penalty": HUGE}),
             field="joker_penalty",
         ),
         Hostile(
             "rule-1.5",
             400,
             "bad_setting",
-            new_session(rules={"tile_sets": 1.5}),
+            session_body(rules={"tile_sets": 1.5}),
             field="tile_sets",
         ),
         Hostile(
             "rule-text",
             400,
             "bad_setting",
-            new_session(rules={"tile_sets": "2"}),
+            session_body(rules={"tile_sets": "2"}),
             field="tile_sets",
         ),
         Hostile(
-            "rule-unknown", 400, "bad_setting", new_session(rules={"jokers": 3}), field="jokers"
+            "rule-unknown", 400, "bad_setting", session_body(rules={"jokers": 3}), field="jokers"
         ),
-        Hostile("rules-a-list", 400, "bad_setting", new_session(rules=[1, 2]), field="rules"),
+        Hostile("rules-a-list", 400, "bad_setting", session_body(rules=[1, 2]), field="rules"),
         Hostile(
             "rule-Infinity",
             400,
@@ -645,7 +647,7 @@ NEW_SESSIONS = [
             "text-plain",
             400,
             "bad_request",
-            raw=json.dumps(new_session()),
+            raw=json.dumps(session_body()),
             content_type="text/plain",
         ),
     ]
@@ -941,7 +943,7 @@ def padded(body: dict[str, Any], size: int) -> str:
 @pytest.mark.parametrize(
     ("method", "url", "body"),
     [
-        ("POST", SESSIONS, new_session()),
+        ("POST", SESSIONS, session_body()),
         ("POST", ROUNDS, WENT_OUT),
         ("PUT", ROUND_1, WENT_OUT),
         ("POST", EXTEND, {"rounds": 1}),
@@ -966,7 +968,7 @@ def test_a_body_over_64_kib_is_413_json(
 def test_a_streamed_body_over_64_kib_is_413_json(client: FlaskClient, app: Flask) -> None:
     """Without a Content-Length (chunked), werkzeug cuts the body at the limit: still a 413,
     and none of it is read as a session."""
-    body = padded(new_session(), LIMIT + 10).encode()
+    body = padded(session_body(), LIMIT + 10).encode()
     with nothing_written(client, app):
         response = client.post(
             f"{API}/sessions",
@@ -981,7 +983,7 @@ def test_a_streamed_body_over_64_kib_is_413_json(client: FlaskClient, app: Flask
 
 def test_a_body_of_exactly_64_kib_is_read(client: FlaskClient) -> None:
     response = client.post(
-        f"{API}/sessions", data=padded(new_session(), LIMIT), content_type="application/json"
+        f"{API}/sessions", data=padded(session_body(), LIMIT), content_type="application/json"
     )
     assert response.status_code == 201, response.get_json()
 
@@ -1081,7 +1083,7 @@ def test_a_token_of_the_other_notation_is_named_everywhere(
 ) -> None:
     """The API, the round form, the rules tools and the table checker read only the session's
     notation; nothing is stored."""
-    session_id = create(client, ["Ann", "Bo"], rules={"played_with": played_with})
+    session_id = new_session(client, ["Ann", "Bo"], rules={"played_with": played_with})
     joker = "j"
     with nothing_written(client, app):
         api = client.post(
@@ -1192,12 +1194,12 @@ def test_every_number_field_of_every_form_refuses_odd_digits(
 def api_posts(sid: int, odd: Any) -> dict[str, tuple[str, Any]]:
     """Every number of the API, sent as `odd` (text, or a huge JSON number)."""
     return {
-        "rack": (ROUNDS, went_out(Bo=odd)),
-        "score": (ROUNDS, paper(Ann=odd)),
+        "rack": (ROUNDS, went_out_but(Bo=odd)),
+        "score": (ROUNDS, paper_but(Ann=odd)),
         "tile-count": (ROUNDS, {**POOL_EMPTY, "tile_counts": {"Ann": odd}}),
         "number": (ROUNDS, {**WENT_OUT, "number": odd}),
-        "rounds": (SESSIONS, new_session(rounds=odd)),
-        **{f"setting-{n}": (SESSIONS, new_session(rules={n: odd})) for n in SETTING_FIELDS},
+        "rounds": (SESSIONS, session_body(rounds=odd)),
+        **{f"setting-{n}": (SESSIONS, session_body(rules={n: odd})) for n in SETTING_FIELDS},
         "extend": (EXTEND, {"rounds": odd}),
         "tool-session": (f"{API}/rules/rack", {"tiles": "r1", "session": odd}),
         "tool-setting": (f"{API}/rules/meld", {"sets": [], "rules": {"min_initial_meld": odd}}),

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 import sqlalchemy as sa
+from factories import new_session
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -35,15 +36,9 @@ MALFORMED = [
 PAGES = ["/", "/export.csv", "/api/v1/sessions", "/sessions/1", "/sessions/1/qr.svg", "/access"]
 
 
-def start_session(client: FlaskClient) -> int:
-    made = client.post("/api/v1/sessions", json={"players": ["Ann", "Bo"]})
-    assert made.status_code == 201, made.get_data(as_text=True)
-    return int(made.get_json()["id"])
-
-
 @pytest.mark.parametrize("path", PAGES)
 def test_a_foreign_host_is_refused_everywhere(client: FlaskClient, path: str) -> None:
-    start_session(client)
+    new_session(client, ["Ann", "Bo"])
     response = client.get(path, headers={"Host": FOREIGN})
     assert response.status_code == 400
     body = response.get_data(as_text=True)
@@ -139,7 +134,7 @@ def test_the_join_address_names_only_an_allowed_host(
     make_app: Callable[..., Flask],
 ) -> None:
     client = make_app(HOSTS="smith.scores.example").test_client()
-    sid = start_session(client)
+    sid = new_session(client, ["Ann", "Bo"])
     page = client.get(f"/sessions/{sid}", headers={"Host": "smith.scores.example"})
     assert f"http://smith.scores.example/sessions/{sid}" in page.get_data(as_text=True)
     for host in (FOREIGN, "smith.scores.example.evil.example", LONG_LABEL):

@@ -16,6 +16,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from factories import new_session
 from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import Environment, nodes
@@ -333,14 +334,8 @@ def test_the_switcher_needs_the_csrf_token(make_app) -> None:  # type: ignore[no
 # --- the locale's formats, and a translated page end to end ----------------------------------
 
 
-def _start_session(client: FlaskClient) -> int:
-    response = client.post("/api/v1/sessions", json={"name": "Sunday", "players": ["Ann", "Bo"]})
-    assert response.status_code == 201
-    return int(response.get_json()["id"])
-
-
 def test_session_dates_follow_the_locale(client: FlaskClient) -> None:
-    _start_session(client)
+    new_session(client, ["Ann", "Bo"], name="Sunday")
     today = date.today()
     english = client.get("/").get_data(as_text=True)
     assert f"{today:%a} {today.day} {today:%b %Y}</time>" in english

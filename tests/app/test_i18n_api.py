@@ -8,6 +8,7 @@ import io
 from typing import Any
 
 import pytest
+from factories import add_round, new_session, went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -25,16 +26,8 @@ API = "/api/v1"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
 
-def create(client: FlaskClient, **fields: Any) -> int:
-    response = client.post(f"{API}/sessions", json={"players": PLAYERS, **fields})
-    assert response.status_code == 201, response.get_json()
-    return int(response.get_json()["id"])
-
-
-def add_round(client: FlaskClient, session_id: int) -> None:
-    body = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-    response = client.post(f"{API}/sessions/{session_id}/rounds", json=body)
-    assert response.status_code == 201, response.get_json()
+def play_a_round(client: FlaskClient, session_id: int) -> None:
+    add_round(client, session_id, went_out("Ann", Bo=22, Cy=55, Di=8))
 
 
 def csv_rows(data: bytes) -> list[list[str]]:
@@ -57,7 +50,7 @@ def csv_rows(data: bytes) -> list[list[str]]:
     ],
 )
 def test_api_error_in_polish_keeps_the_code(client: FlaskClient, body: dict[str, Any]) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     url = f"{API}/sessions/{session_id}/rounds"
     english = client.post(url, json=body, headers={"Accept-Language": "en"})
     polish = client.post(url, json=body, headers={"Accept-Language": "pl"})
@@ -93,8 +86,8 @@ def test_api_error_in_english_is_unchanged(client: FlaskClient) -> None:
 
 
 def test_session_csv_with_labels_en_keeps_english_labels(client: FlaskClient) -> None:
-    session_id = create(client, rules={"drop_worst_round": True})
-    add_round(client, session_id)
+    session_id = new_session(client, PLAYERS, rules={"drop_worst_round": True})
+    play_a_round(client, session_id)
     response = client.get(
         f"/sessions/{session_id}/export.csv?labels=en", headers={"Accept-Language": "fr"}
     )
@@ -105,7 +98,7 @@ def test_session_csv_with_labels_en_keeps_english_labels(client: FlaskClient) ->
 
 
 def test_history_csv_with_labels_en_keeps_english_header(client: FlaskClient) -> None:
-    add_round(client, create(client))
+    play_a_round(client, new_session(client, PLAYERS))
     response = client.get("/export.csv?labels=en", headers={"Accept-Language": "pl"})
     assert response.status_code == 200
     rows = csv_rows(response.data)
@@ -113,15 +106,15 @@ def test_history_csv_with_labels_en_keeps_english_header(client: FlaskClient) ->
 
 
 def test_csv_in_english_has_english_labels(client: FlaskClient) -> None:
-    session_id = create(client)
-    add_round(client, session_id)
+    session_id = new_session(client, PLAYERS)
+    play_a_round(client, session_id)
     rows = csv_rows(client.get(f"/sessions/{session_id}/export.csv").data)
     assert rows[0][0] == "Round" and rows[-1][0] == "Total"
 
 
 def test_csv_in_french_has_french_header_labels(client: FlaskClient) -> None:
-    session_id = create(client, rules={"drop_worst_round": True})
-    add_round(client, session_id)
+    session_id = new_session(client, PLAYERS, rules={"drop_worst_round": True})
+    play_a_round(client, session_id)
     response = client.get(f"/sessions/{session_id}/export.csv", headers={"Accept-Language": "fr"})
     rows = csv_rows(response.data)
     assert rows[0] == ["Manche", *PLAYERS]
@@ -184,7 +177,7 @@ def test_setting_labels_are_the_rules_labels(app: Flask) -> None:
 
 
 def test_the_session_page_offers_english_headings_in_other_languages(client: FlaskClient) -> None:
-    session_id = create(client)
+    session_id = new_session(client, PLAYERS)
     french = client.get(f"/sessions/{session_id}", headers={"Accept-Language": "fr"})
     assert f"/sessions/{session_id}/export.csv?labels=en" in french.get_data(as_text=True)
     english = client.get(f"/sessions/{session_id}", headers={"Accept-Language": "en"})

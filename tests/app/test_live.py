@@ -11,6 +11,15 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import (
+    add_round,
+    new_session,
+    paper,
+    pool_empty,
+    session_doc,
+    went_out,
+    went_out_form,
+)
 from flask import Flask
 from flask.testing import FlaskClient
 from test_seats import contrast
@@ -29,31 +38,14 @@ pytestmark = pytest.mark.shared_app
 API = "/api/v1"
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 SVG = "{http://www.w3.org/2000/svg}"
-WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-BO_OUT = {"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 10, "Di": 3}}
-PAPER = {"ending": "scores", "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3}}
-
-
-def create(client: FlaskClient, players: list[str] | None = None, **body: Any) -> int:
-    response = client.post(f"{API}/sessions", json={"players": players or FOUR, **body})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
-
-
-def add(client: FlaskClient, session_id: int, body: dict[str, Any]) -> None:
-    response = client.post(f"{API}/sessions/{session_id}/rounds", json=body)
-    assert response.status_code == 201, response.get_json()
-
-
-def document(client: FlaskClient, session_id: int) -> dict[str, Any]:
-    response = client.get(f"{API}/sessions/{session_id}")
-    assert response.status_code == 200
-    return response.get_json()
+WENT_OUT = went_out("Ann", Bo=22, Cy=55, Di=8)
+BO_OUT = went_out("Bo", Ann=5, Cy=10, Di=3)
+PAPER = paper(Ann=24, Bo=-5, Cy=-16, Di=-3)
 
 
 def scores_table(client: FlaskClient, session_id: int) -> dict[str, Any]:
     """Everything the table shows: rounds with their inputs and scores, totals, winners."""
-    doc = document(client, session_id)
+    doc = session_doc(client, session_id)
     rounds_shown = [{k: v for k, v in r.items() if k != "version"} for r in doc["rounds"]]
     return {
         "rounds": rounds_shown,
@@ -69,13 +61,6 @@ def text(response: Any) -> str:
     return html.unescape(response.get_data(as_text=True))
 
 
-def form_round(winner: int, racks: dict[int, str]) -> dict[str, str]:
-    """The round form as the page posts it: who went out (seat) and the others' racks."""
-    form = {"ending": "went_out", "winner": str(winner)}
-    form.update({f"rack_{seat}": value for seat, value in racks.items()})
-    return form
-
-
 @pytest.fixture
 def other_phone(app: Flask) -> FlaskClient:
     """A second phone at the table: its own cookies, the same server."""
@@ -86,12 +71,12 @@ def other_phone(app: Flask) -> FlaskClient:
 
 
 def test_session_carries_a_weak_etag_of_its_version(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     response = client.get(f"{API}/sessions/{sid}")
     version = response.get_json()["version"]
     assert response.headers["ETag"] == f'W/"json-en-s{sid}-v{version}-0"'
     assert response.headers["Cache-Control"] == "private, no-cache"
-    add(client, sid, WENT_OUT)
+    add_round(client, sid, WENT_OUT)
     assert (
         client.get(f"{API}/sessions/{sid}").headers["ETag"]
         == f'W/"json-en-s{sid}-v{version + 1}-0"'
@@ -99,7 +84,7 @@ def test_session_carries_a_weak_etag_of_its_version(client: FlaskClient) -> None
 
 
 def test_a_matching_if_none_match_is_a_bodiless_304(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     etag = client.get(f"{API}/sessions/{sid}").headers["ETag"]
     response = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": etag})
     assert response.status_code == 304
@@ -115,8 +100,8 @@ def test_a_matching_if_none_match_is_a_bodiless_304(client: FlaskClient) -> None
 
 
 def test_a_304_costs_one_small_query_of_the_stamp(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
     for url in (f"{API}/sessions/{sid}", f"/sessions/{sid}/table"):
         etag = client.get(url).headers["ETag"]
         statements: list[str] = []
@@ -146,10 +131,10 @@ def test_a_304_costs_one_small_query_of_the_stamp(client: FlaskClient, app: Flas
 def test_a_round_from_another_phone_gives_200_and_a_new_etag(
     client: FlaskClient, other_phone: FlaskClient
 ) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     first = client.get(f"{API}/sessions/{sid}")
     etag = first.headers["ETag"]
-    add(other_phone, sid, WENT_OUT)
+    add_round(other_phone, sid, WENT_OUT)
     response = client.get(f"{API}/sessions/{sid}", headers={"If-None-Match": etag})
     assert response.status_code == 200
     assert response.headers["ETag"] != etag
@@ -171,8 +156,8 @@ def test_an_unknown_session_is_404_with_or_without_if_none_match(client: FlaskCl
 
 
 def test_session_version_service_reads_the_version(app: Flask, client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
     with app.app_context():
         assert stamps.session_version(sid) == views.get_session(sid).version == 2
         with pytest.raises(NotFound):
@@ -183,23 +168,23 @@ def test_session_version_service_reads_the_version(app: Flask, client: FlaskClie
 
 
 def test_a_new_session_has_no_last_change_yet(client: FlaskClient) -> None:
-    doc = document(client, create(client))
+    doc = session_doc(client, new_session(client, FOUR))
     assert doc["last_change"] is None
     assert doc["notes"] == ""
 
 
 def test_last_change_says_what_each_kind_of_write_did(client: FlaskClient) -> None:
     """A code and its params (stable), and the message in the asking phone's language."""
-    sid = create(client, rounds=2)
+    sid = new_session(client, FOUR, rounds=2)
     url = f"{API}/sessions/{sid}"
 
     def check(message: str, code: str, **params: Any) -> None:
-        change = document(client, sid)["last_change"]
+        change = session_doc(client, sid)["last_change"]
         assert change == {"code": code, "round": None, **params, "message": message}
 
-    add(client, sid, WENT_OUT)
+    add_round(client, sid, WENT_OUT)
     check("Round 1 added", "round_added", round=1)
-    add(client, sid, BO_OUT)
+    add_round(client, sid, BO_OUT)
     check("Round 2 added", "round_added", round=2)
     assert client.put(f"{url}/rounds/1", json=PAPER).status_code == 200
     check("Round 1 changed", "round_changed", round=1)
@@ -223,8 +208,8 @@ def test_last_change_says_what_each_kind_of_write_did(client: FlaskClient) -> No
 
 def test_the_change_is_told_in_the_asking_phones_language(client: FlaskClient) -> None:
     """The same stored change, worded for each phone: in the API and on the live page."""
-    sid = create(client, rounds=2)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR, rounds=2)
+    add_round(client, sid, WENT_OUT)
     assert client.post(f"{API}/sessions/{sid}/extend", json={"rounds": 3}).status_code == 200
     said = {}
     for lang in ("en", "da", "pl"):
@@ -246,12 +231,12 @@ def test_the_change_is_told_in_the_asking_phones_language(client: FlaskClient) -
 
 
 def test_a_refused_write_leaves_version_and_last_change_be(client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
-    before = document(client, sid)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
+    before = session_doc(client, sid)
     bad = {**WENT_OUT, "racks": {"Bo": -1, "Cy": 1, "Di": 1}}
     assert client.post(f"{API}/sessions/{sid}/rounds", json=bad).status_code == 422
-    after = document(client, sid)
+    after = session_doc(client, sid)
     assert (after["version"], after["last_change"]) == (before["version"], before["last_change"])
     assert after["last_change"]["message"] == "Round 1 added"
 
@@ -260,8 +245,8 @@ def test_a_refused_write_leaves_version_and_last_change_be(client: FlaskClient) 
 
 
 def test_session_page_polls_its_own_etag_without_inline_script(client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
     etag = client.get(f"/sessions/{sid}/table").headers["ETag"]
     page = text(client.get(f"/sessions/{sid}"))
     live = re.search(r'<div id="live"[^>]*>', page)
@@ -284,9 +269,9 @@ def test_session_page_polls_its_own_etag_without_inline_script(client: FlaskClie
 def test_the_table_fragment_is_the_live_part_drawn_again(
     client: FlaskClient, other_phone: FlaskClient
 ) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
-    add(other_phone, sid, BO_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
+    add_round(other_phone, sid, BO_OUT)
     response = client.get(f"/sessions/{sid}/table")
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "private, no-cache"
@@ -302,13 +287,13 @@ def test_the_table_fragment_is_the_live_part_drawn_again(
 
 
 def test_notes_are_saved_shown_escaped_and_in_the_document(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     typed = "  Di brought <b>cake</b> & tea\r\n<script>alert(1)</script>  \r\n\r\n"
     response = client.post(f"/sessions/{sid}/notes", data={"notes": typed})
     assert response.status_code == 302
     assert response.headers["Location"].endswith(f"/sessions/{sid}#notes-section")
     stored = "Di brought <b>cake</b> & tea\n<script>alert(1)</script>"
-    assert document(client, sid)["notes"] == stored
+    assert session_doc(client, sid)["notes"] == stored
     raw = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in raw
     assert "<b>cake</b>" not in raw
@@ -317,39 +302,39 @@ def test_notes_are_saved_shown_escaped_and_in_the_document(client: FlaskClient) 
     summary = client.get(f"/sessions/{sid}/summary").get_data(as_text=True)
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in summary and "<script>alert" not in summary
     client.post(f"/sessions/{sid}/notes", data={"notes": "   "})
-    assert document(client, sid)["notes"] == ""
-    assert document(client, sid)["last_change"]["code"] == "notes_cleared"
+    assert session_doc(client, sid)["notes"] == ""
+    assert session_doc(client, sid)["last_change"]["code"] == "notes_cleared"
 
 
 def test_notes_hold_at_most_2000_characters(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     assert client.post(f"/sessions/{sid}/notes", data={"notes": "x" * 2000}).status_code == 302
-    assert document(client, sid)["notes"] == "x" * 2000
-    before = document(client, sid)["version"]
+    assert session_doc(client, sid)["notes"] == "x" * 2000
+    before = session_doc(client, sid)["version"]
     response = client.post(f"/sessions/{sid}/notes", data={"notes": "y" * 2001})
     assert response.status_code == 422
     page = text(response)
     assert "Notes hold at most 2000 characters; these have 2001." in page
     assert "y" * 2001 in page  # what was typed stays on screen
     assert 'maxlength="2000"' in page
-    doc = document(client, sid)
+    doc = session_doc(client, sid)
     assert (doc["notes"], doc["version"]) == ("x" * 2000, before)
 
 
 def test_notes_refuse_control_characters_and_unknown_sessions(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     response = client.post(f"/sessions/{sid}/notes", data={"notes": "bell \x07"})
     assert response.status_code == 422
-    assert document(client, sid)["notes"] == ""
+    assert session_doc(client, sid)["notes"] == ""
     assert client.post("/sessions/999/notes", data={"notes": "hi"}).status_code == 404
 
 
 def test_saving_the_same_notes_again_changes_nothing(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     client.post(f"/sessions/{sid}/notes", data={"notes": "Cake"})
-    version = document(client, sid)["version"]
+    version = session_doc(client, sid)["version"]
     client.post(f"/sessions/{sid}/notes", data={"notes": "Cake\n"})
-    assert document(client, sid)["version"] == version
+    assert session_doc(client, sid)["version"] == version
 
 
 # --- Undo of the last action --------------------------------------------------------------------
@@ -358,11 +343,11 @@ def test_saving_the_same_notes_again_changes_nothing(client: FlaskClient) -> Non
 def test_undo_of_an_add_restores_the_previous_table_exactly(
     client: FlaskClient, other_phone: FlaskClient
 ) -> None:
-    sid = create(client)
-    add(other_phone, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(other_phone, sid, WENT_OUT)
     before = scores_table(client, sid)
     saved = client.post(
-        f"/sessions/{sid}/rounds/new", data=form_round(1, {0: "5", 2: "10", 3: "3"})
+        f"/sessions/{sid}/rounds/new", data=went_out_form(1, {0: "5", 2: "10", 3: "3"})
     )
     assert saved.status_code == 302
     page = text(client.get(f"/sessions/{sid}"))
@@ -375,38 +360,22 @@ def test_undo_of_an_add_restores_the_previous_table_exactly(
     page = text(client.get(f"/sessions/{sid}"))
     assert "Round 2 is taken back." in page
     assert "Round 2 saved." not in page
-    assert document(client, sid)["last_change"]["message"] == "Round 2 taken back"
+    assert session_doc(client, sid)["last_change"]["message"] == "Round 2 taken back"
     client.post(f"/sessions/{sid}/rounds/restore")  # a second tap takes nothing more back
     assert scores_table(client, sid) == before
 
 
 def test_undo_of_an_edit_puts_the_previous_round_back_exactly(client: FlaskClient) -> None:
-    sid = create(client, rules={"drop_worst_round": True})
-    add(
-        client,
-        sid,
-        {
-            "ending": "went_out",
-            "winner": "Ann",
-            "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
-        },
-    )
-    pool = {
-        "ending": "pool_empty",
-        "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
-        "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
-        "winner": "Di",
-    }
-    add(client, sid, pool)
-    typo = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 12, "Di": 8}}
-    assert (
-        client.post(f"{API}/sessions/{sid}/rounds", json={**typo, "confirm": True}).status_code
-        == 201
-    )
+    sid = new_session(client, FOUR, rules={"drop_worst_round": True})
+    add_round(client, sid, went_out("Ann", Bo=["r7", "k13", "j"], Cy=12, Di=8))
+    pool = pool_empty(Ann=10, Bo=22, Cy=55, Di=8)
+    pool |= {"tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2}, "winner": "Di"}
+    add_round(client, sid, pool)
+    add_round(client, sid, went_out("Ann", Bo=200, Cy=12, Di=8) | {"confirm": True})
     before = scores_table(client, sid)
     for number in (1, 2, 3):
-        edit = form_round(1, {0: "4", 2: "6", 3: "9"})
-        edit["version"] = str(document(client, sid)["rounds"][number - 1]["version"])
+        edit = went_out_form(1, {0: "4", 2: "6", 3: "9"})
+        edit["version"] = str(session_doc(client, sid)["rounds"][number - 1]["version"])
         response = client.post(f"/sessions/{sid}/rounds/{number}/edit", data=edit)
         assert response.status_code == 302
         assert scores_table(client, sid) != before
@@ -419,26 +388,26 @@ def test_undo_of_an_edit_puts_the_previous_round_back_exactly(client: FlaskClien
 
 
 def test_undo_of_a_delete_restores_the_previous_table_exactly(client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
-    add(client, sid, BO_OUT)
-    add(client, sid, PAPER)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
+    add_round(client, sid, BO_OUT)
+    add_round(client, sid, PAPER)
     before = scores_table(client, sid)
     assert client.post(f"/sessions/{sid}/rounds/2/delete").status_code == 302
     assert len(scores_table(client, sid)["rounds"]) == 2
     assert "Round 2 deleted." in text(client.get(f"/sessions/{sid}"))
     client.post(f"/sessions/{sid}/rounds/restore")
     assert scores_table(client, sid) == before
-    assert document(client, sid)["last_change"]["message"] == "Round 2 put back"
+    assert session_doc(client, sid)["last_change"]["message"] == "Round 2 put back"
 
 
 def _add_on_page(client: FlaskClient, sid: int) -> None:
-    data = form_round(1, {0: "5", 2: "10", 3: "3"})
+    data = went_out_form(1, {0: "5", 2: "10", 3: "3"})
     assert client.post(f"/sessions/{sid}/rounds/new", data=data).status_code == 302
 
 
 def _edit_on_page(client: FlaskClient, sid: int) -> None:
-    data = form_round(2, {0: "1", 1: "2", 3: "3"})
+    data = went_out_form(2, {0: "1", 1: "2", 3: "3"})
     assert client.post(f"/sessions/{sid}/rounds/1/edit", data=data).status_code == 302
 
 
@@ -457,8 +426,8 @@ def _delete_on_page(client: FlaskClient, sid: int) -> None:
 def test_undo_is_refused_once_another_phone_changed_the_session(
     client: FlaskClient, other_phone: FlaskClient, action: Any, offered: str
 ) -> None:
-    sid = create(client, rounds=5)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR, rounds=5)
+    add_round(client, sid, WENT_OUT)
     action(client, sid)
     assert offered in text(client.get(f"/sessions/{sid}"))
     other_phone.post(f"/sessions/{sid}/notes", data={"notes": "Tea at nine"})
@@ -476,9 +445,9 @@ def test_a_delete_offers_the_undo_of_its_own_write_only(
 ) -> None:
     """Another phone's write landing just after this phone's delete commits (before the
     answer is drawn) is not taken for this phone's: its Undo is refused, the table kept."""
-    sid = create(client, rounds=5)
-    add(client, sid, WENT_OUT)
-    add(client, sid, BO_OUT)
+    sid = new_session(client, FOUR, rounds=5)
+    add_round(client, sid, WENT_OUT)
+    add_round(client, sid, BO_OUT)
     delete_round = rounds.delete_round
 
     def delete_then_another_phone_writes(*args: Any, **kwargs: Any) -> Any:
@@ -497,19 +466,19 @@ def test_a_delete_offers_the_undo_of_its_own_write_only(
 
 
 def test_undo_is_withdrawn_when_this_phone_changes_something_else(client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
     _add_on_page(client, sid)
     client.post(f"/sessions/{sid}/extend")
     assert "rounds/restore" not in text(client.get(f"/sessions/{sid}"))
     client.post(f"/sessions/{sid}/rounds/restore")
-    assert len(document(client, sid)["rounds"]) == 2
+    assert len(session_doc(client, sid)["rounds"]) == 2
 
 
 def test_undo_service_checks_the_version_under_the_lock(app: Flask, client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
-    add(client, sid, BO_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
+    add_round(client, sid, BO_OUT)
     with app.app_context():
         version = views.get_session(sid).version
         with pytest.raises(RulesError) as stale:
@@ -530,11 +499,11 @@ def test_undo_service_checks_the_version_under_the_lock(app: Flask, client: Flas
 
 
 def test_a_repeated_save_offers_no_undo(client: FlaskClient) -> None:
-    sid = create(client)
-    data = {**form_round(0, {1: "22", 2: "55", 3: "8"}), "key": "tap-1"}
+    sid = new_session(client, FOUR)
+    data = {**went_out_form(0, {1: "22", 2: "55", 3: "8"}), "key": "tap-1"}
     client.post(f"/sessions/{sid}/rounds/new", data=data)
     client.post(f"/sessions/{sid}/rounds/new", data=data)  # the same tap, sent twice
-    assert len(document(client, sid)["rounds"]) == 1
+    assert len(session_doc(client, sid)["rounds"]) == 1
     page = text(client.get(f"/sessions/{sid}"))
     assert "rounds/restore" not in page
     assert page.count("Round 1 saved.") == 1  # the one message: no Undo to say it
@@ -555,8 +524,8 @@ def _lines(svg: ET.Element) -> list[ET.Element]:
 
 def test_chart_svg_is_an_image_with_one_line_and_markers_per_player(client: FlaskClient) -> None:
     players = ["Ann", "Bo", "Cy", "Di", "Ed & <Flo>"]
-    sid = create(client, players, rules={"tile_sets": 2}, rounds=4)
-    add(
+    sid = new_session(client, players, rules={"tile_sets": 2}, rounds=4)
+    add_round(
         client,
         sid,
         {
@@ -564,7 +533,7 @@ def test_chart_svg_is_an_image_with_one_line_and_markers_per_player(client: Flas
             "scores": {"Ann": 40, "Bo": -10, "Cy": -10, "Di": -10, "Ed & <Flo>": -10},
         },
     )
-    add(
+    add_round(
         client,
         sid,
         {
@@ -597,9 +566,9 @@ def test_chart_svg_is_an_image_with_one_line_and_markers_per_player(client: Flas
 
 
 def test_chart_lines_follow_the_running_totals(app: Flask, client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)  # Ann 85, Bo -22, Cy -55, Di -8
-    add(client, sid, BO_OUT)  # Ann 80, Bo -4, Cy -65, Di -11
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)  # Ann 85, Bo -22, Cy -55, Di -8
+    add_round(client, sid, BO_OUT)  # Ann 80, Bo -4, Cy -65, Di -11
     with app.app_context():
         view = views.get_session(sid)
     svg = _svg(str(running_chart(view)))
@@ -621,8 +590,8 @@ def test_chart_lines_follow_the_running_totals(app: Flask, client: FlaskClient) 
 
 def test_six_players_have_six_different_looks(app: Flask, client: FlaskClient) -> None:
     six = ["A", "B", "C", "D", "E", "F"]
-    sid = create(client, six, rules={"tile_sets": 2})
-    add(
+    sid = new_session(client, six, rules={"tile_sets": 2})
+    add_round(
         client,
         sid,
         {"ending": "scores", "scores": {"A": 5, "B": -1, "C": -1, "D": -1, "E": -1, "F": -1}},
@@ -643,8 +612,8 @@ def test_the_chart_is_drawn_in_the_theme_and_the_seat_colours(
     client: FlaskClient, theme: str
 ) -> None:
     players = ["Mormor", "Morfar", "Anna Berg", "Anna Bo", "Ed & <Flo>", "Cy"]
-    sid = create(client, players, rules={"tile_sets": 2})
-    add(
+    sid = new_session(client, players, rules={"tile_sets": 2})
+    add_round(
         client,
         sid,
         {"ending": "scores", "scores": dict(zip(players, [25, -5, -5, -5, -5, -5], strict=True))},
@@ -695,8 +664,8 @@ def test_the_chart_is_drawn_in_the_theme_and_the_seat_colours(
 def test_the_light_and_dark_charts_differ_and_another_theme_is_refused(
     app: Flask, client: FlaskClient
 ) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
     light = client.get(f"/sessions/{sid}/chart.svg?theme=light").get_data(as_text=True)
     assert light == client.get(f"/sessions/{sid}/chart.svg").get_data(as_text=True)
     dark = client.get(f"/sessions/{sid}/chart.svg?theme=dark").get_data(as_text=True)
@@ -712,7 +681,7 @@ def test_the_light_and_dark_charts_differ_and_another_theme_is_refused(
 
 
 def test_a_session_without_rounds_has_no_chart_on_its_page(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert 'id="chart"' not in page
     assert "chart.svg" not in page
@@ -722,8 +691,8 @@ def test_a_session_without_rounds_has_no_chart_on_its_page(client: FlaskClient) 
 
 
 def test_session_page_shows_the_chart_with_the_table_as_its_text(client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     # The chart is an image of its own, asked for with the version it shows, so the page stays
     # small and the phone keeps each chart it has seen; its caption points to the table. It
@@ -755,9 +724,9 @@ def test_session_page_shows_the_chart_with_the_table_as_its_text(client: FlaskCl
 
 
 def test_summary_of_a_finished_session(client: FlaskClient) -> None:
-    sid = create(client, rounds=2, name="Sunday & co")
-    add(client, sid, WENT_OUT)
-    add(client, sid, BO_OUT)
+    sid = new_session(client, FOUR, rounds=2, name="Sunday & co")
+    add_round(client, sid, WENT_OUT)
+    add_round(client, sid, BO_OUT)
     response = client.get(f"/sessions/{sid}/summary")
     assert response.status_code == 200
     raw = response.get_data(as_text=True)
@@ -780,8 +749,8 @@ def test_summary_of_a_finished_session(client: FlaskClient) -> None:
 
 
 def test_summary_of_an_evening_in_progress_says_so(client: FlaskClient) -> None:
-    sid = create(client)
-    add(client, sid, WENT_OUT)
+    sid = new_session(client, FOUR)
+    add_round(client, sid, WENT_OUT)
     page = text(client.get(f"/sessions/{sid}/summary"))
     assert "still being played" in page and "wins!" not in page
     assert "Summary so far" in text(client.get(f"/sessions/{sid}"))
@@ -835,7 +804,7 @@ def test_app_css_sets_every_colour_for_both_choices(client: FlaskClient) -> None
 
 
 def test_session_page_offers_keep_awake_and_uses_rem(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)
     assert re.search(
         r'<button type="button" id="keep-awake"[^>]*aria-pressed="false"[^>]*hidden', page
@@ -856,7 +825,7 @@ def documents_of(app: Flask) -> Iterator[Any]:
 
 
 def test_document_carries_notes_and_last_change(client: FlaskClient, documents_of: Any) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     client.post(f"/sessions/{sid}/notes", data={"notes": "Ann keeps score"})
     doc = documents_of(sid)
     assert doc["notes"] == "Ann keeps score"

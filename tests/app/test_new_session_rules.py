@@ -10,9 +10,9 @@ import re
 from typing import Any
 
 import pytest
+from factories import new_session_by_form, new_session_form
 from flask import Flask
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
 
 from scorekeeper.rules.settings import Settings
 from scorekeeper.services import lists, views
@@ -25,12 +25,6 @@ SIX = ["Ann", "Bo", "Cy", "Di", "Eve", "Fin"]
 
 def text(response: Any) -> str:
     return html.unescape(response.get_data(as_text=True))
-
-
-def create(client: FlaskClient, players: list[str], **changes: str) -> int:
-    response = client.post("/sessions/new", data=new_session_form(players, **changes))
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return int(response.headers["Location"].rsplit("/", 1)[1])
 
 
 def rules_line(page: str) -> tuple[str, list[tuple[str, str]]]:
@@ -67,7 +61,7 @@ def test_a_first_evening_says_no_rules(client: FlaskClient) -> None:
 def test_the_rules_carried_from_a_six_player_evening_are_said_above_start(
     client: FlaskClient,
 ) -> None:
-    create(client, SIX, tile_sets="2", drop_worst_round="y")
+    new_session_by_form(client, SIX, tile_sets="2", drop_worst_round="y")
     page = text(client.get("/sessions/new"))
     first, links = rules_line(page)
     assert first == "As last time:"
@@ -79,7 +73,7 @@ def test_the_rules_carried_from_a_six_player_evening_are_said_above_start(
 
 
 def test_a_rule_switched_off_or_a_number_is_said_with_its_value(client: FlaskClient) -> None:
-    create(client, FOUR, jokers_retrievable="", joker_penalty="50", winner_bonus="100")
+    new_session_by_form(client, FOUR, jokers_retrievable="", joker_penalty="50", winner_bonus="100")
     form = new_session_form(FOUR, joker_penalty="50", winner_bonus="100", rounds="0")
     del form["jokers_retrievable"]
     page = text(client.post("/sessions/new", data=form))  # refused (0 rounds): said again
@@ -95,7 +89,7 @@ def test_a_rule_switched_off_or_a_number_is_said_with_its_value(client: FlaskCli
 def test_rules_changed_from_the_last_ones_are_not_said_as_last_time(
     client: FlaskClient,
 ) -> None:
-    create(client, FOUR)
+    new_session_by_form(client, FOUR)
     page = text(
         client.post("/sessions/new", data=new_session_form(FOUR, joker_penalty="40", rounds="0"))
     )
@@ -105,8 +99,9 @@ def test_rules_changed_from_the_last_ones_are_not_said_as_last_time(
 def test_a_rematch_takes_the_rules_of_the_session_it_repeats(
     client: FlaskClient, app: Flask
 ) -> None:
-    repeated = create(client, FOUR, name="Sunday", drop_worst_round="y")
-    create(client, ["Gus", "Hal"], joker_penalty="25")  # the latest session: other rules
+    repeated = new_session_by_form(client, FOUR, name="Sunday", drop_worst_round="y")
+    # The latest session: other rules.
+    new_session_by_form(client, ["Gus", "Hal"], joker_penalty="25")
     page = text(client.get(f"/sessions/new?again={repeated}"))
     first, links = rules_line(page)
     assert first == "As in Sunday:"
@@ -146,7 +141,7 @@ def test_five_names_refused_for_another_reason_keep_two_tile_sets_and_say_so(
 
 
 def test_four_names_keep_the_tile_sets_set(client: FlaskClient, app: Flask) -> None:
-    create(client, FOUR)
+    new_session_by_form(client, FOUR)
     with app.app_context():
         assert views.get_session(1).settings.tile_sets == 1
 
@@ -167,7 +162,7 @@ def test_draw_who_starts_first_opens_the_draw_and_is_remembered(client: FlaskCli
 
 
 def test_a_rematch_of_a_session_named_after_its_day_says_the_day(client: FlaskClient) -> None:
-    repeated = create(client, FOUR, drop_worst_round="y")  # no name: called by its day
+    repeated = new_session_by_form(client, FOUR, drop_worst_round="y")  # no name: called by its day
     page = text(client.get(f"/sessions/new?again={repeated}"))
     first, _ = rules_line(page)
     day = re.search(r"<h1>([^<]+)</h1>", text(client.get(f"/sessions/{repeated}")))

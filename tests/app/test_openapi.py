@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from contract import DEFAULT_RULES
+from factories import new_session
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
@@ -321,13 +322,6 @@ def test_document_is_served_as_json(client: FlaskClient) -> None:
 # --- Examples round-trip ----------------------------------------------------------------------
 
 
-def new_session(client: FlaskClient) -> int:
-    """The fresh four-player session every example runs against."""
-    response = client.post(f"{API}/sessions", json={"name": "Sunday", "players": PLAYERS})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
-
-
 def documented_answer(op: dict[str, Any], name: str) -> tuple[int, Any]:
     """The one status whose response holds an example of this name, and that example."""
     found = [
@@ -381,7 +375,7 @@ def test_request_example_round_trips(
     op = OPENAPI["paths"][path][method]
     body = op["requestBody"]["content"][JSON]["examples"][name]["value"]
     status, expected = documented_answer(op, name)
-    session_id = new_session(client)
+    session_id = new_session(client, PLAYERS, name="Sunday")
     if "{number}" in path:
         assert client.post(f"{API}/sessions/{session_id}/rounds", json=WENT_OUT).status_code == 201
     response = client.open(
@@ -411,7 +405,7 @@ def get_examples() -> Iterator[Any]:
 @pytest.mark.parametrize("path", list(get_examples()))
 def test_read_examples_match(client: FlaskClient, path: str) -> None:
     """The GET examples show the fresh session after the went_out round of docs/DESIGN.md 3."""
-    session_id = new_session(client)
+    session_id = new_session(client, PLAYERS, name="Sunday")
     assert client.post(f"{API}/sessions/{session_id}/rounds", json=WENT_OUT).status_code == 201
     response = client.get(path.format(session_id=session_id, number=1))
     assert response.status_code == 200
@@ -562,7 +556,7 @@ def gate_tour(app: Flask) -> set[tuple[str, str, str]]:
 def test_every_documented_status_happens_and_fits(
     client: FlaskClient, make_app: Callable[..., Flask]
 ) -> None:
-    session_id = new_session(client)
+    session_id = new_session(client, PLAYERS, name="Sunday")
     seen: set[tuple[str, str, str]] = set()
     for path, method, values, body, status in tour(session_id):
         url = path.format(**values) + values.get("query", "")
@@ -587,7 +581,7 @@ def test_every_documented_status_happens_and_fits(
 
 def test_session_complete_and_replay_fit(client: FlaskClient) -> None:
     """409 session_complete is documented for adding a round, and so is the 200 replay."""
-    session_id = new_session(client)
+    session_id = new_session(client, PLAYERS, name="Sunday")
     url = f"{API}/sessions/{session_id}/rounds"
     for key in ("r1", "r2", "r3"):
         assert client.post(url, json={**WENT_OUT, "key": key}).status_code == 201

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import csrf_token, new_session_by_form, new_session_form, went_out_form
 from flask import Flask
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
 
 from scorekeeper.rules import LABELS
 from scorekeeper.services import lists, views
@@ -22,22 +22,6 @@ pytestmark = pytest.mark.shared_app
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
-
-
-def create(client: FlaskClient, players: list[str] | None = None, **changes: str) -> int:
-    response = client.post("/sessions/new", data=new_session_form(players or FOUR, **changes))
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.fullmatch(r"/sessions/(\d+)", response.headers["Location"])
-    assert match
-    return int(match[1])
-
-
-def went_out(winner: int, racks: dict[int, str], key: str | None = None) -> dict[str, str]:
-    form = {"ending": "went_out", "winner": str(winner)}
-    form.update({f"rack_{seat}": value for seat, value in racks.items()})
-    if key:
-        form["key"] = key
-    return form
 
 
 def table(app: Flask, session_id: int) -> SessionView:
@@ -57,9 +41,11 @@ def error_next_to(page: str, field_id: str) -> str:
 
 
 def test_home_lists_sessions_in_progress_before_finished(client: FlaskClient, app: Flask) -> None:
-    finished = create(client, name="Finished evening", rounds="1")
-    client.post(f"/sessions/{finished}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
-    create(client, name="Evening in progress")
+    finished = new_session_by_form(client, FOUR, name="Finished evening", rounds="1")
+    client.post(
+        f"/sessions/{finished}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"})
+    )
+    new_session_by_form(client, FOUR, name="Evening in progress")
     page = text(client.get("/"))
     assert "New session" in page
     assert page.index("Evening in progress") < page.index("Finished evening")
@@ -123,14 +109,14 @@ def test_preset_without_javascript_fills_the_rules_and_keeps_the_names(
 
 
 def test_the_familys_last_settings_are_the_next_defaults(client: FlaskClient) -> None:
-    create(client, joker_penalty="25")
+    new_session_by_form(client, FOUR, joker_penalty="25")
     page = text(client.get("/sessions/new"))
     assert re.search(r'id="joker_penalty"[^>]*value="25"', page)
     assert '<option value="Ann">' in page  # names played before, without JavaScript
 
 
 def test_went_out_round_records_the_derived_scores(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     page = text(client.get(f"/sessions/{sid}/rounds/new"))
     assert "Who went out?" in page
     assert 'inputmode="numeric"' in page
@@ -139,7 +125,7 @@ def test_went_out_round_records_the_derived_scores(client: FlaskClient, app: Fla
     # (round.js adds Enter's key hint and the score shown beside it).
     assert '<input id="rack_1" inputmode="numeric" name="rack_1">' in page
     response = client.post(
-        f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"})
+        f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"})
     )
     assert response.status_code == 302
     assert table(app, sid).rounds[0].scores == {"Ann": 85, "Bo": -22, "Cy": -55, "Di": -8}
@@ -150,7 +136,7 @@ def test_went_out_round_records_the_derived_scores(client: FlaskClient, app: Fla
 
 
 def test_pool_empty_round_uses_difference_scoring(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     page = text(client.get(f"/sessions/{sid}/rounds/new?ending=pool_empty"))
     assert "Tile counts (only for ties or the fewest-tiles rule)" in page
     form = {"ending": "pool_empty", "rack_0": "10", "rack_1": "22", "rack_2": "55", "rack_3": "8"}
@@ -161,7 +147,7 @@ def test_pool_empty_round_uses_difference_scoring(client: FlaskClient, app: Flas
 
 
 def test_pool_empty_tie_asks_who_takes_the_round(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     form = {"ending": "pool_empty", "rack_0": "10", "rack_1": "10", "rack_2": "55", "rack_3": "18"}
     response = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert response.status_code == 422
@@ -177,7 +163,7 @@ def test_pool_empty_tie_asks_who_takes_the_round(client: FlaskClient, app: Flask
 
 
 def test_paper_scores_are_refused_until_they_add_up(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     page = text(client.get(f"/sessions/{sid}/rounds/new?ending=scores"))
     assert 'pattern="-?[0-9]*"' in page
     printed = {"ending": "scores", "score_0": "6", "score_1": "-11", "score_2": "22"}
@@ -193,8 +179,8 @@ def test_paper_scores_are_refused_until_they_add_up(client: FlaskClient, app: Fl
 
 
 def test_a_blank_rack_is_an_error_not_a_zero(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
-    response = client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "", 2: "55"}))
+    sid = new_session_by_form(client, FOUR)
+    response = client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "", 2: "55"}))
     assert response.status_code == 422
     page = text(response)
     assert error_next_to(page, "rack_1") == "Bo: enter what is left."
@@ -207,8 +193,8 @@ def test_a_blank_rack_is_an_error_not_a_zero(client: FlaskClient, app: Flask) ->
 def test_a_typo_asks_for_confirmation_then_is_kept_with_its_mark(
     client: FlaskClient, app: Flask
 ) -> None:
-    sid = create(client)
-    form = went_out(0, {1: "222", 2: "55", 3: "8"}, key="k1")
+    sid = new_session_by_form(client, FOUR)
+    form = went_out_form(0, {1: "222", 2: "55", 3: "8"}, key="k1")
     response = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert response.status_code == 409
     page = text(response)
@@ -231,8 +217,8 @@ def test_a_typo_asks_for_confirmation_then_is_kept_with_its_mark(
 
 
 def test_the_same_key_posted_twice_stores_one_round(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
-    form = went_out(0, {1: "22", 2: "55", 3: "8"}, key="double-tap")
+    sid = new_session_by_form(client, FOUR)
+    form = went_out_form(0, {1: "22", 2: "55", 3: "8"}, key="double-tap")
     first = client.post(f"/sessions/{sid}/rounds/new", data=form)
     second = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert first.status_code == second.status_code == 302
@@ -240,7 +226,7 @@ def test_the_same_key_posted_twice_stores_one_round(client: FlaskClient, app: Fl
 
 
 def test_each_new_round_form_carries_a_fresh_key(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     keys = [
         re.search(r'name="key" type="hidden" value="([0-9a-f]{32})"', text(r))
         for r in (
@@ -253,8 +239,10 @@ def test_each_new_round_form_carries_a_fresh_key(client: FlaskClient) -> None:
 
 
 def test_editing_a_round_changes_its_scores(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "r7 k13 j", 3: "8"}))
+    sid = new_session_by_form(client, FOUR)
+    client.post(
+        f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "r7 k13 j", 3: "8"})
+    )
     shown = text(client.get(f"/sessions/{sid}"))
     assert "<summary>3 tiles</summary>" in shown
     page = text(client.get(f"/sessions/{sid}/rounds/1/edit"))
@@ -263,7 +251,7 @@ def test_editing_a_round_changes_its_scores(client: FlaskClient, app: Flask) -> 
     assert re.search(r'<input checked[^>]* id="winner-0"', page)
     assert 'value="k13 r7 j"' in page
     response = client.post(
-        f"/sessions/{sid}/rounds/1/edit", data=went_out(1, {0: "10", 2: "5", 3: "3"})
+        f"/sessions/{sid}/rounds/1/edit", data=went_out_form(1, {0: "10", 2: "5", 3: "3"})
     )
     assert response.status_code == 302
     view = table(app, sid)
@@ -272,9 +260,9 @@ def test_editing_a_round_changes_its_scores(client: FlaskClient, app: Flask) -> 
 
 
 def test_delete_then_undo_restores_the_round(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {0: "5", 2: "10", 3: "3"}))
+    sid = new_session_by_form(client, FOUR)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(1, {0: "5", 2: "10", 3: "3"}))
     assert "Delete round 1?" in text(client.get(f"/sessions/{sid}/rounds/1/delete"))
     response = client.post(f"/sessions/{sid}/rounds/1/delete")
     assert response.status_code == 302
@@ -291,8 +279,8 @@ def test_delete_then_undo_restores_the_round(client: FlaskClient, app: Flask) ->
 
 
 def test_undo_is_withdrawn_once_the_table_changed(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    sid = new_session_by_form(client, FOUR)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
     client.post(f"/sessions/{sid}/rounds/1/delete")
     api_round = {"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 1, "Di": 2}}
     assert client.post(f"/api/v1/sessions/{sid}/rounds", json=api_round).status_code == 201
@@ -302,8 +290,8 @@ def test_undo_is_withdrawn_once_the_table_changed(client: FlaskClient, app: Flas
 
 
 def test_extend_adds_a_round_to_the_plan(client: FlaskClient, app: Flask) -> None:
-    sid = create(client, rounds="1")
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    sid = new_session_by_form(client, FOUR, rounds="1")
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
     page = text(client.get(f"/sessions/{sid}"))
     assert "Ann wins!" in page
     assert "Add round</a>" not in page
@@ -315,15 +303,15 @@ def test_extend_adds_a_round_to_the_plan(client: FlaskClient, app: Flask) -> Non
 
 
 def test_shared_win_is_announced(client: FlaskClient) -> None:
-    sid = create(client, rounds="2")
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "10", 2: "5", 3: "5"}))
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {0: "10", 2: "5", 3: "5"}))
+    sid = new_session_by_form(client, FOUR, rounds="2")
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "10", 2: "5", 3: "5"}))
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(1, {0: "10", 2: "5", 3: "5"}))
     assert "Ann and Bo share the win!" in text(client.get(f"/sessions/{sid}"))
 
 
 def test_rename_keeps_past_scores_under_the_new_name(client: FlaskClient, app: Flask) -> None:
-    sid = create(client)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(0, {1: "22", 2: "55", 3: "8"}))
+    sid = new_session_by_form(client, FOUR)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(0, {1: "22", 2: "55", 3: "8"}))
     renamed = client.post(f"/sessions/{sid}/players/1/rename", data={"name": "Bob"})
     assert renamed.status_code == 302
     view = table(app, sid)
@@ -335,7 +323,7 @@ def test_rename_keeps_past_scores_under_the_new_name(client: FlaskClient, app: F
 
 
 def test_the_session_page_links_to_its_notes_names_and_rules(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     page = text(client.get(f"/sessions/{sid}"))
     for anchor, label in (("notes", "Add notes"), ("rename", "Rename a player")):
         assert f'<a href="/sessions/{sid}/details#{anchor}">{label}</a>' in page
@@ -365,8 +353,8 @@ def test_the_session_page_links_to_its_notes_names_and_rules(client: FlaskClient
 
 def test_names_are_escaped_on_every_page(client: FlaskClient) -> None:
     evil = "<script>alert(1)</script>"
-    sid = create(client, [evil, "Bo"], name=evil)
-    client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {0: "12"}))
+    sid = new_session_by_form(client, [evil, "Bo"], name=evil)
+    client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(1, {0: "12"}))
     pages = [
         "/",
         "/sessions/new",
@@ -381,13 +369,13 @@ def test_names_are_escaped_on_every_page(client: FlaskClient) -> None:
         page = client.get(url).get_data(as_text=True)
         assert evil not in page, url
         assert "&lt;script&gt;" in page, url
-    failed = client.post(f"/sessions/{sid}/rounds/new", data=went_out(1, {}))
+    failed = client.post(f"/sessions/{sid}/rounds/new", data=went_out_form(1, {}))
     assert evil not in failed.get_data(as_text=True)
 
 
 def test_six_players_fit_a_phone_without_sideways_scrolling(client: FlaskClient) -> None:
     six = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
-    sid = create(client, six, tile_sets="2")
+    sid = new_session_by_form(client, six, tile_sets="2")
     page = text(client.get(f"/sessions/{sid}"))
     # Six long names: each column is headed by the seat's mark, the whole names listed above.
     assert '<table class="scores n6 initials">' in page
@@ -408,7 +396,7 @@ def test_six_players_fit_a_phone_without_sideways_scrolling(client: FlaskClient)
 
 
 def test_scripts_are_files_not_inline(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     for url in ("/sessions/new", f"/sessions/{sid}/rounds/new"):
         page = client.get(url).get_data(as_text=True)
         scripts = re.findall(r"<script[^>]*>", page)
@@ -426,7 +414,7 @@ def test_scripts_are_files_not_inline(client: FlaskClient) -> None:
 
 
 def test_unknown_ids_show_the_404_page(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     for url in (
         "/sessions/99",
         "/sessions/99/rounds/new",
@@ -452,9 +440,9 @@ def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
     with csrf_app.app_context():
         assert lists.list_sessions() == []
     page = client.get("/sessions/new").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-    assert token
-    accepted = client.post("/sessions/new", data={**new_session_form(FOUR), "csrf_token": token[1]})
+    accepted = client.post(
+        "/sessions/new", data=new_session_form(FOUR, csrf_token=csrf_token(page))
+    )
     assert accepted.status_code == 302
     assert client.post("/sessions/1/extend").status_code == 400
     with csrf_app.app_context():

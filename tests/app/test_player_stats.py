@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -39,10 +40,6 @@ from scorekeeper.services.stats import Period, RoundMark, Streak
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
-
-
-def went_out(winner: str, **racks: int) -> dict[str, Any]:
-    return {"ending": "went_out", "winner": winner, "racks": racks}
 
 
 def record(

@@ -26,12 +26,12 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from factories import new_session_form, went_out_form
 from flask import Flask, render_template, request
 from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.rules import Settings, declared
 from scorekeeper.web.i18n import babel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -300,24 +300,10 @@ class Findings:
 # --- Driving the app as a family would -----------------------------------------------------
 
 
-def _as_typed(value: object) -> str:
-    """A setting's value as the new-session form sends it (a ticked box sends "y")."""
-    return "" if value is None else "y" if value is True else str(value)
-
-
 def form_of(players: list[str], **changes: str) -> dict[str, str]:
-    # Every setting at its default, from the declaration (an unticked box sends nothing).
-    form = {s.name: _as_typed(s.default) for s in declared(Settings) if s.default is not False}
-    form.update(name=SESSION, rounds="2", preset="standard", seconds_per_turn="60")
-    form.update({f"player_{i}": name for i, name in enumerate(players)})
-    form.update(changes)
-    return form
-
-
-def went_out(winner: int, racks: dict[int, str]) -> dict[str, str]:
-    return {"ending": "went_out", "winner": str(winner)} | {
-        f"rack_{seat}": value for seat, value in racks.items()
-    }
+    """The new-session form of this evening: named, 2 rounds, a 60-second turn."""
+    evening = {"name": SESSION, "rounds": "2", "seconds_per_turn": "60"}
+    return new_session_form(players, **(evening | changes))
 
 
 class Visit:
@@ -370,8 +356,8 @@ def test_a_phone_in_another_language_reads_no_english(
     # Rounds: each way of ending one, refused and saved; a typo to confirm; edit, delete, undo.
     for ending in ("went_out", "pool_empty", "scores"):
         visit.page("GET", f"{show}/rounds/new?ending={ending}", 200)
-    visit.page("POST", f"{show}/rounds/new", 422, data=went_out(0, {1: "", 2: "x9", 3: "-4"}))
-    visit.page("POST", f"{show}/rounds/new", 409, data=went_out(0, {1: "200", 2: "5", 3: "5"}))
+    visit.page("POST", f"{show}/rounds/new", 422, data=went_out_form(0, {1: "", 2: "x9", 3: "-4"}))
+    visit.page("POST", f"{show}/rounds/new", 409, data=went_out_form(0, {1: "200", 2: "5", 3: "5"}))
     visit.page(
         "POST",
         f"{show}/rounds/new",
@@ -391,16 +377,18 @@ def test_a_phone_in_another_language_reads_no_english(
         data={"ending": "scores", "score_0": "5", "score_1": "5", "score_2": "5", "score_3": "3"},
     )
     visit.page(
-        "POST", f"{show}/rounds/new", 200, data=went_out(0, {1: "r7 k13 j", 2: "55", 3: "8"})
+        "POST", f"{show}/rounds/new", 200, data=went_out_form(0, {1: "r7 k13 j", 2: "55", 3: "8"})
     )
     visit.page("GET", f"{show}/rounds/1/edit", 200)
-    visit.page("POST", f"{show}/rounds/1/edit", 200, data=went_out(1, {0: "10", 2: "5", 3: "3"}))
+    visit.page(
+        "POST", f"{show}/rounds/1/edit", 200, data=went_out_form(1, {0: "10", 2: "5", 3: "3"})
+    )
     visit.page("POST", f"{show}/rounds/restore", 200)
     visit.page("GET", f"{show}/rounds/1/delete", 200)
     visit.page("POST", f"{show}/rounds/1/delete", 200)
     visit.page("POST", f"{show}/rounds/restore", 200)
     visit.page("POST", f"{show}/rounds/restore", 200)  # nothing left to undo: too late
-    visit.page("POST", f"{show}/rounds/new", 200, data=went_out(1, {0: "10", 2: "5", 3: "3"}))
+    visit.page("POST", f"{show}/rounds/new", 200, data=went_out_form(1, {0: "10", 2: "5", 3: "3"}))
     visit.page("GET", show, 200)  # finished: the winners
     visit.page("POST", f"{show}/extend", 200)
     visit.page("GET", f"{show}/table", 200)  # the live part, with what changed

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from factories import went_out
 from flask import Flask
 
 from scorekeeper.extensions import db
@@ -17,10 +18,6 @@ from scorekeeper.services.writes import SEAT_LINE
 
 SESSIONS = GameSession.__table__
 SEATS = Seat.__table__
-
-
-def went_out(winner: str, **racks: int) -> dict[str, Any]:
-    return {"ending": "went_out", "winner": winner, "racks": racks}
 
 
 def stored() -> dict[str, Any]:

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import re
 
+from factories import new_session
 from flask.testing import FlaskClient
 
 API = "/api/v1/sessions"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-
-
-def _session(client: FlaskClient) -> int:
-    return client.post(API, json={"players": PLAYERS, "rounds": 5}).json["id"]
 
 
 def _hidden(page: str, name: str) -> str:
@@ -27,7 +24,7 @@ def _rounds(client: FlaskClient, session_id: int) -> list[dict]:
 
 
 def test_someone_just_saved_this_round(client: FlaskClient) -> None:
-    session_id = _session(client)
+    session_id = new_session(client, PLAYERS, rounds=5)
     page = client.get(f"/sessions/{session_id}/rounds/new").get_data(as_text=True)
     assert _hidden(page, "number") == "1"
     form = {
@@ -61,7 +58,7 @@ def test_someone_just_saved_this_round(client: FlaskClient) -> None:
 
 
 def test_a_stale_edit_is_refused_with_the_current_values(client: FlaskClient) -> None:
-    session_id = _session(client)
+    session_id = new_session(client, PLAYERS, rounds=5)
     first = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
     client.post(f"{API}/{session_id}/rounds", json=first)
     page = client.get(f"/sessions/{session_id}/rounds/1/edit").get_data(as_text=True)
@@ -90,7 +87,7 @@ def test_a_stale_edit_is_refused_with_the_current_values(client: FlaskClient) ->
 
 
 def test_api_stale_round_and_duplicate_round(client: FlaskClient) -> None:
-    session_id = _session(client)
+    session_id = new_session(client, PLAYERS, rounds=5)
     body = {"ending": "scores", "scores": {"Ann": 10, "Bo": -5, "Cy": -3, "Di": -2}}
     assert client.post(f"{API}/{session_id}/rounds", json={**body, "number": 1}).status_code == 201
     again = client.post(f"{API}/{session_id}/rounds", json={**body, "number": 1})

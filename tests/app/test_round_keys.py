@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from factories import new_session
 from flask.testing import FlaskClient
 
 API = "/api/v1/sessions"
@@ -17,10 +18,6 @@ IN_PLACE = {"X-Requested-With": "fetch"}
 FIRST = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
 SECOND = {"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 6, "Di": 7}}
 THIRD = {"ending": "scores", "scores": {"Ann": 10, "Bo": -5, "Cy": -3, "Di": -2}}
-
-
-def _session(client: FlaskClient, rounds: int = 6) -> int:
-    return client.post(API, json={"players": PLAYERS, "rounds": rounds}).json["id"]
 
 
 def _hidden(page: str, name: str) -> str:
@@ -47,7 +44,7 @@ def _form(page: str, **racks: str) -> dict[str, str]:
 
 
 def test_a_key_sent_again_with_another_round_is_refused_by_the_api(client: FlaskClient) -> None:
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     first = client.post(f"{API}/{sid}/rounds", json={**FIRST, "key": "k1"})
     assert first.status_code == 201
     # The same round sent again (a lost answer) is the first round: 200, nothing added.
@@ -75,7 +72,7 @@ def test_a_form_brought_back_with_a_used_key_is_refused_and_keeps_what_was_typed
 ) -> None:
     """Back to the round form after a save: its key was used. The round typed there is not
     dropped with "Round 1 saved.": the page says why, keeps it, and a second Save stores it."""
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     page = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)
     form = _form(page, rack_1="22", rack_2="55", rack_3="8")
     saved = client.post(f"/sessions/{sid}/rounds/new", data=form, follow_redirects=True)
@@ -106,7 +103,7 @@ def test_a_form_brought_back_with_a_used_key_is_refused_and_keeps_what_was_typed
 
 
 def test_pages_with_forms_are_never_kept_by_the_browser(client: FlaskClient) -> None:
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     client.post(f"{API}/{sid}/rounds", json=FIRST)
     for url in (
         f"/sessions/{sid}/rounds/new",
@@ -130,7 +127,7 @@ def test_pages_with_forms_are_never_kept_by_the_browser(client: FlaskClient) -> 
 
 
 def test_the_undo_of_a_delete_puts_the_round_back_with_its_key(client: FlaskClient) -> None:
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     page = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)
     form = _form(page, rack_1="22", rack_2="55", rack_3="8")
     assert client.post(f"/sessions/{sid}/rounds/new", data=form).status_code == 302
@@ -153,7 +150,7 @@ def test_the_undo_of_a_delete_puts_the_round_back_with_its_key(client: FlaskClie
 def test_a_renumbering_since_the_form_was_drawn_is_refused(client: FlaskClient) -> None:
     """Phones A and B open round 3; B saves it and deletes round 1; A's round 3 is the same
     round: it is refused (409), never stored a second time, and the second Save goes through."""
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     client.post(f"{API}/{sid}/rounds", json=FIRST)
     client.post(f"{API}/{sid}/rounds", json=SECOND)
     page_a = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)
@@ -183,7 +180,7 @@ def test_a_renumbering_since_the_form_was_drawn_is_refused(client: FlaskClient) 
 
 
 def test_the_api_takes_the_version_a_round_was_typed_against(client: FlaskClient) -> None:
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     client.post(f"{API}/{sid}/rounds", json=FIRST)
     seen = client.get(f"{API}/{sid}").json["version"]
     # An edit or a note since does not move the rounds: the round is simply the next one.
@@ -214,7 +211,7 @@ def test_the_form_is_not_stuck_after_an_earlier_round_is_deleted(client: FlaskCl
     """The round page and the form in place open on round 3; round 1 is deleted: the save is
     a 409 whose form names round 2 and the table as it is now, so the next Save goes through
     (in place too: no fall back to a page)."""
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     client.post(f"{API}/{sid}/rounds", json=FIRST)
     client.post(f"{API}/{sid}/rounds", json=SECOND)
     page = client.get(f"/sessions/{sid}/rounds/new").get_data(as_text=True)
@@ -247,7 +244,7 @@ def test_the_live_table_names_the_next_round_for_the_form_in_place(client: Flask
     """What the poll brings (static/live.js) carries the next round's number, the table's
     version and the newest round's version: a new round's form in place (data-new) follows it
     when no round is newer than the table the form names (rounds before it only deleted)."""
-    sid = _session(client)
+    sid = new_session(client, PLAYERS, rounds=6)
     client.post(f"{API}/{sid}/rounds", json=FIRST)
     second = client.post(f"{API}/{sid}/rounds", json=SECOND).json["version"]
     client.delete(f"{API}/{sid}/rounds/1")

@@ -6,26 +6,16 @@ winner's banner first in the winner's seat colour, one primary action at a time.
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from factories import add_round, new_session, paper
 from flask.testing import FlaskClient
 
 API = "/api/v1"
 FOUR = ["Sofie", "Peter", "Anders", "Mormor"]
 
 
-def create(client: FlaskClient, players: list[str] = FOUR, **body: Any) -> int:
-    response = client.post(f"{API}/sessions", json={"players": players, **body})
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["id"]
-
-
 def scores(client: FlaskClient, sid: int, **by_name: int) -> None:
-    response = client.post(
-        f"{API}/sessions/{sid}/rounds",
-        json={"ending": "scores", "scores": by_name, "confirm": True},
-    )
-    assert response.status_code == 201, response.get_json()
+    add_round(client, sid, paper(**by_name) | {"confirm": True})
 
 
 def page(client: FlaskClient, sid: int, path: str = "", **headers: str) -> str:
@@ -45,7 +35,7 @@ def totals_row(html: str) -> list[tuple[str, str, str]]:
 
 
 def test_a_cell_holds_the_round_score_alone(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     scores(client, sid, Sofie=72, Peter=-8, Anders=-41, Mormor=-23)
     scores(client, sid, Sofie=-30, Peter=47, Anders=-5, Mormor=-12)
     html = page(client, sid)
@@ -62,7 +52,7 @@ def level(client: FlaskClient, sid: int) -> None:
 
 
 def test_the_total_row_says_each_place_ties_sharing_one(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     level(client, sid)
     assert totals_row(page(client, sid)) == [
         ("pos leader", "+50", "1st"),
@@ -73,14 +63,14 @@ def test_the_total_row_says_each_place_ties_sharing_one(client: FlaskClient) -> 
 
 
 def test_the_lead_in_words(client: FlaskClient) -> None:
-    sid = create(client, rounds=3)
+    sid = new_session(client, FOUR, rounds=3)
     assert "lead-words" not in page(client, sid)  # no round yet: nobody leads
     level(client, sid)
     assert '<p class="lead-words">Sofie and Peter are level</p>' in page(client, sid)
     scores(client, sid, Sofie=12, Peter=-1, Anders=-5, Mormor=-6)
     # The evening is over: who won, by how much over the next.
     assert '<p class="lead-words">Sofie won by 13 points</p>' in page(client, sid)
-    other = create(client)
+    other = new_session(client, FOUR)
     scores(client, other, Sofie=11, Peter=-1, Anders=-1, Mormor=-9)
     assert '<p class="lead-words">Sofie leads Peter and Anders by 12 points</p>' in page(
         client, other
@@ -91,7 +81,7 @@ def test_the_lead_in_words(client: FlaskClient) -> None:
 
 
 def test_the_lead_in_words_in_other_languages(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session(client, FOUR)
     scores(client, sid, Sofie=22, Peter=-1, Anders=-10, Mormor=-11)
     for lang, words in (
         ("da", "Sofie fører med 23 point foran Peter"),
@@ -107,7 +97,7 @@ def test_the_lead_in_words_in_other_languages(client: FlaskClient) -> None:
 
 
 def test_one_colour_rule_for_scores_and_totals(client: FlaskClient) -> None:
-    sid = create(client, rounds=1)
+    sid = new_session(client, FOUR, rounds=1)
     scores(client, sid, Sofie=30, Peter=0, Anders=-10, Mormor=-20)
     html = page(client, sid)
     # The rounds' body is the losers' ink; a positive score says pos, a zero says zero.
@@ -126,7 +116,7 @@ def test_one_colour_rule_for_scores_and_totals(client: FlaskClient) -> None:
 
 
 def test_the_top_is_the_name_and_the_round_on_one_line(client: FlaskClient) -> None:
-    sid = create(client, rounds=3)
+    sid = new_session(client, FOUR, rounds=3)
     html = page(client, sid)
     top = html.split('<div class="top">')[1].split("</div>")[0]
     assert re.search(
@@ -136,7 +126,7 @@ def test_the_top_is_the_name_and_the_round_on_one_line(client: FlaskClient) -> N
 
 
 def test_the_winner_banner_comes_first_in_the_winner_seat_colour(client: FlaskClient) -> None:
-    sid = create(client, rounds=1)
+    sid = new_session(client, FOUR, rounds=1)
     scores(client, sid, Sofie=-30, Peter=-10, Anders=60, Mormor=-20)
     html = page(client, sid)
     live = html.split('id="live"')[1]
@@ -148,7 +138,7 @@ def test_the_winner_banner_comes_first_in_the_winner_seat_colour(client: FlaskCl
     # The summary's banner too.
     assert '<p class="announce s3">' in page(client, sid, "/summary")
     # A shared win: the banner in no one seat's colour.
-    tied = create(client, rounds=2)
+    tied = new_session(client, FOUR, rounds=2)
     level(client, tied)
     html = page(client, tied)
     assert 'class="announce"' in html and "Sofie and Peter share the win!" in html
@@ -167,7 +157,7 @@ def primary_actions(html: str) -> list[str]:
 
 
 def test_one_primary_action_at_a_time(client: FlaskClient) -> None:
-    sid = create(client, rounds=1)
+    sid = new_session(client, FOUR, rounds=1)
     assert primary_actions(page(client, sid)) == ["Add round"]
     scores(client, sid, Sofie=-30, Peter=-10, Anders=60, Mormor=-20)
     html = page(client, sid)
@@ -187,7 +177,7 @@ def test_one_primary_action_at_a_time(client: FlaskClient) -> None:
 def drop_worst_evening(client: FlaskClient) -> int:
     """Three rounds with drop-worst: Sofie drops round 2 (-30), Peter round 1 (-8), Anders
     round 1 (-41), Mormor round 3 (-40). Totals +62, +102, -10, -35."""
-    sid = create(client, rules={"drop_worst_round": True})
+    sid = new_session(client, FOUR, rules={"drop_worst_round": True})
     scores(client, sid, Sofie=72, Peter=-8, Anders=-41, Mormor=-23)
     scores(client, sid, Sofie=-30, Peter=47, Anders=-5, Mormor=-12)
     scores(client, sid, Sofie=-10, Peter=55, Anders=-5, Mormor=-40)
@@ -234,7 +224,7 @@ def test_the_chart_caption_says_the_worst_round_is_left_out(client: FlaskClient)
     sid = drop_worst_evening(client)
     caption = page(client, sid).split('id="chart-caption">')[1].split("</figcaption>")[0]
     assert "Each player's worst round is left out of the total: a ring marks it." in caption
-    plain = create(client)
+    plain = new_session(client, FOUR)
     scores(client, plain, Sofie=72, Peter=-8, Anders=-41, Mormor=-23)
     scores(client, plain, Sofie=-30, Peter=47, Anders=-5, Mormor=-12)
     assert "left out" not in page(client, plain)

@@ -10,6 +10,7 @@ into the page without `t()`.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -283,10 +284,16 @@ def page_urls(client: FlaskClient) -> list[str]:
     ]
 
 
+@functools.cache
+def keys_in(file: str) -> frozenset[str]:
+    """The keys one script looks up (read once a run: Babel's tokenizer is slow)."""
+    return frozenset(words_in((STATIC / file).read_text(encoding="utf-8")))
+
+
 def keys_of(scripts: set[str]) -> set[str]:
     """The keys the named scripts (or the scripts of the named bundles) look up."""
     files = {part for name in scripts for part in BUNDLES.get(name, (name,))}
-    return {key for f in files for key in words_in((STATIC / f).read_text(encoding="utf-8"))}
+    return {key for f in files for key in keys_in(f)}
 
 
 def scripts_of(page: str) -> tuple[set[str], set[str]]:

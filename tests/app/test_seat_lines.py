@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
+from factories import went_out
 from flask import Flask
 
 from scorekeeper.extensions import db
@@ -14,10 +15,6 @@ from scorekeeper.models import Seat
 from scorekeeper.services import backup, lists, rounds, sessions, stamps, views
 from scorekeeper.services.views import SessionView
 from scorekeeper.services.writes import SEAT_LINE
-
-
-def went_out(winner: str, **racks: int) -> dict[str, Any]:
-    return {"ending": "went_out", "winner": winner, "racks": racks}
 
 
 def line_from_table(view: SessionView, name: str) -> dict[str, Any]:

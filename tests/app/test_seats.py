@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 import pytest
+from factories import new_session
 from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -138,11 +139,6 @@ def test_a_player_mark_without_one_seat_comes_from_the_name_the_same_every_time(
     assert len({player_mark(name, None).seat for name in names}) >= 4
 
 
-def _create(client: FlaskClient, players: list[str]) -> None:
-    response = client.post(f"{API}/sessions", json={"players": players})
-    assert response.status_code == 201, response.get_json()
-
-
 def _player_page(client: FlaskClient, name: str, query: str = "") -> Any:
     players = client.get("/players").get_data(as_text=True)
     found = re.search(rf'<a href="/players/(\d+)">{name}</a>', players)
@@ -162,8 +158,8 @@ def _heading_mark(page: str) -> tuple[str, str]:
 def test_a_player_page_shows_the_mark_of_the_seat_they_always_sat_at(
     client: FlaskClient,
 ) -> None:
-    _create(client, ["Anna Berg", "Bo", "Cy"])
-    _create(client, ["Anna Berg", "Cy", "Bo", "Di"])
+    new_session(client, ["Anna Berg", "Bo", "Cy"])
+    new_session(client, ["Anna Berg", "Cy", "Bo", "Di"])
     # Anna always sat first: the first seat's colour, as the table showed her.
     assert _heading_mark(_player_page(client, "Anna Berg").get_data(as_text=True)) == ("s1", "AB")
     # Cy sat third, then second: the colour their name picks.

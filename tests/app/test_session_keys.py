@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from factories import new_session_form
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
 
 API = "/api/v1/sessions"
 PLAYERS = ["Ann", "Bo", "Cy"]

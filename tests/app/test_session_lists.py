@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from babel.dates import format_date
+from factories import went_out
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
@@ -35,10 +36,6 @@ def assert_summaries_true() -> None:
     assert sorted(s.id for s in page.sessions) == sorted(s.id for s in stored)
     ordered = sorted(stored, key=lambda s: (s.complete, -s.id))
     assert list(page.sessions) == ordered
-
-
-def went_out(winner: str, **racks: int) -> dict[str, Any]:
-    return {"ending": "went_out", "winner": winner, "racks": racks}
 
 
 def test_every_write_keeps_the_summary_true(app: Flask) -> None:

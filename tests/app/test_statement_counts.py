@@ -15,6 +15,7 @@ from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
+from factories import went_out
 from flask import Flask
 
 from scorekeeper.extensions import db
@@ -50,10 +51,11 @@ SIZES = {
 }
 
 
-def went_out(number: int) -> dict[str, object]:
+def nth_round(number: int) -> dict[str, object]:
+    """The number-th of a run of went-out rounds, each won by the next player in turn."""
     winner = PLAYERS[number % len(PLAYERS)]
     racks = {p: 5 + (number * 7 + i) % 40 for i, p in enumerate(PLAYERS) if p != winner}
-    return {"ending": "went_out", "winner": winner, "racks": racks}
+    return went_out(winner, **racks)
 
 
 def seed(app: Flask, sessions_count: int, rounds_count: int) -> dict[str, int]:
@@ -65,13 +67,13 @@ def seed(app: Flask, sessions_count: int, rounds_count: int) -> dict[str, int]:
             finished = sessions.create_session(PLAYERS, "Finished", 2)
             playing = sessions.create_session(PLAYERS, "Still in play", 3)
             for number in (1, 2):
-                rounds.add_round(finished.id, went_out(number))
-                rounds.add_round(playing.id, went_out(number))
+                rounds.add_round(finished.id, nth_round(number))
+                rounds.add_round(playing.id, nth_round(number))
             copies = sessions_count - 3
             copy_sessions([finished.id, playing.id] * (copies // 2) + [finished.id] * (copies % 2))
         looked_at = sessions.create_session(PLAYERS, "Looked at", rounds_count + 1)
         for number in range(1, rounds_count + 1):
-            rounds.add_round(looked_at.id, went_out(number))
+            rounds.add_round(looked_at.id, nth_round(number))
         player = db.session.scalar(sa.select(Player.id).where(Player.name == "Bo"))
         assert player is not None
         return {"session": looked_at.id, "player": player}

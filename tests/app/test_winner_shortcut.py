@@ -7,21 +7,13 @@ import html
 import re
 
 import pytest
+from factories import new_session_by_form
 from flask.testing import FlaskClient
-from posted_forms import new_session_form
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
-
-
-def create(client: FlaskClient, rounds: str = "3") -> int:
-    response = client.post("/sessions/new", data=new_session_form(FOUR, rounds=rounds))
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.fullmatch(r"/sessions/(\d+)", response.headers["Location"])
-    assert match
-    return int(match[1])
 
 
 def marked(page: str) -> list[str]:
@@ -36,7 +28,7 @@ def marked(page: str) -> list[str]:
 
 
 def test_the_session_page_links_each_player_to_the_round_form(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     page = html.unescape(client.get(f"/sessions/{sid}").get_data(as_text=True))
     section = page[page.index('<section class="went-out card"') :]
     section = section[: section.index("</section>")]
@@ -64,7 +56,7 @@ def test_the_session_page_links_each_player_to_the_round_form(client: FlaskClien
 def test_a_winner_from_the_session_page_is_chosen_and_typing_starts_at_the_next_rack(
     client: FlaskClient, winner: str, expected: list[str]
 ) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     response = client.get(f"/sessions/{sid}/rounds/new", query_string={"winner": winner})
     assert response.status_code == 200
     assert marked(response.get_data(as_text=True)) == expected
@@ -72,14 +64,14 @@ def test_a_winner_from_the_session_page_is_chosen_and_typing_starts_at_the_next_
 
 @pytest.mark.parametrize("winner", ["4", "-1", "01", "x", "²", "", "9" * 5000])
 def test_a_winner_that_is_no_seat_is_ignored(client: FlaskClient, winner: str) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     response = client.get(f"/sessions/{sid}/rounds/new", query_string={"winner": winner})
     assert response.status_code == 200
     assert marked(response.get_data(as_text=True)) == []
 
 
 def test_the_winner_is_only_chosen_for_a_went_out_round(client: FlaskClient) -> None:
-    sid = create(client)
+    sid = new_session_by_form(client, FOUR)
     for ending in ("pool_empty", "scores"):
         response = client.get(
             f"/sessions/{sid}/rounds/new", query_string={"ending": ending, "winner": "1"}
@@ -89,7 +81,7 @@ def test_the_winner_is_only_chosen_for_a_went_out_round(client: FlaskClient) -> 
 
 
 def test_no_winner_links_once_every_round_is_played(client: FlaskClient) -> None:
-    sid = create(client, rounds="1")
+    sid = new_session_by_form(client, FOUR, rounds="1")
     form = {"ending": "went_out", "winner": "0", "rack_1": "5", "rack_2": "6", "rack_3": "7"}
     assert client.post(f"/sessions/{sid}/rounds/new", data=form).status_code == 302
     page = client.get(f"/sessions/{sid}").get_data(as_text=True)

@@ -3,12 +3,10 @@ served over real HTTP in a thread, and the thumb that counts every tap and key p
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import socket
 import threading
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -92,18 +90,6 @@ class Thumb:
     @property
     def total(self) -> int:
         return self.taps + self.keys
-
-
-def api(live_server: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    """Call the JSON API as another client would (no cookies, no CSRF: the API is exempt)."""
-    request = urllib.request.Request(
-        live_server + "/api/v1" + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="GET" if body is None else "POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 class Network:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import PHONE, api
+from factories import add_round, api, new_session, paper, went_out
+from phone import PHONE
 from playwright.sync_api import Browser, Page, expect
 
 AXE = (
@@ -25,6 +26,8 @@ AXE = (
 )
 BLOCKING = ("serious", "critical")
 PASSPHRASE = "tiles on the table"
+
+FOUR = ["Ann", "Bo", "Cy", "Di"]
 
 
 def exists(url: str) -> bool:
@@ -78,36 +81,12 @@ def axe_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]
 @pytest.fixture
 def evening(live_server: str) -> int:
     """A session of four with two rounds (one with tiles typed, one flagged), drop-worst on."""
-    session = api(
-        live_server,
-        "/sessions",
-        {
-            "name": "Sunday",
-            "players": ["Ann", "Bo", "Cy", "Di"],
-            "rounds": 3,
-            "rules": {"drop_worst_round": True},
-        },
+    session_id = new_session(
+        live_server, FOUR, name="Sunday", rounds=3, rules={"drop_worst_round": True}
     )
-    rounds = f"/sessions/{session['id']}/rounds"
-    api(
-        live_server,
-        rounds,
-        {
-            "ending": "went_out",
-            "winner": "Ann",
-            "racks": {"Bo": ["r7", "k13", "j"], "Cy": 12, "Di": 8},
-        },
-    )
-    api(
-        live_server,
-        rounds,
-        {
-            "ending": "scores",
-            "scores": {"Ann": -5, "Bo": 250, "Cy": -200, "Di": -45},
-            "confirm": True,
-        },
-    )
-    return int(session["id"])
+    add_round(live_server, session_id, went_out("Ann", Bo=["r7", "k13", "j"], Cy=12, Di=8))
+    add_round(live_server, session_id, paper(Ann=-5, Bo=250, Cy=-200, Di=-45) | {"confirm": True})
+    return session_id
 
 
 def test_every_page_has_no_serious_violation(
@@ -137,14 +116,10 @@ def test_every_page_has_no_serious_violation(
     if exists(session + "/summary"):
         pages["summary"] = session + "/summary"
     # An evening over: the winner's banner in the winner's seat colour (Di: seat 4, orange).
-    won = api(live_server, "/sessions", {"players": ["Ann", "Bo", "Cy", "Di"], "rounds": 1})
-    api(
-        live_server,
-        f"/sessions/{won['id']}/rounds",
-        {"ending": "went_out", "winner": "Di", "racks": {"Ann": 5, "Bo": 9, "Cy": 30}},
-    )
-    pages["session, won"] = f"{live_server}/sessions/{won['id']}"
-    pages["summary, won"] = f"{live_server}/sessions/{won['id']}/summary"
+    won = new_session(live_server, FOUR, rounds=1)
+    add_round(live_server, won, went_out("Di", Ann=5, Bo=9, Cy=30))
+    pages["session, won"] = f"{live_server}/sessions/{won}"
+    pages["summary, won"] = f"{live_server}/sessions/{won}/summary"
     if exists(live_server + "/tools/check"):
         pages["table checker"] = f"{live_server}/tools/check?session={evening}"
     failures = []

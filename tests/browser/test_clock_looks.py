@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from phone import PHONE, api
+from factories import new_session
+from phone import PHONE
 from playwright.sync_api import Browser, expect
 
 PLAYERS = ["Mormor", "Peter", "Sofie"]
@@ -19,13 +20,13 @@ def _luminance(rgb: str) -> float:
 def test_the_clock_shows_the_seat_and_stays_dark_at_zero(
     browser: Browser, live_server: str
 ) -> None:
-    session = api(live_server, "/sessions", {"players": PLAYERS, "rules": {"seconds_per_turn": 30}})
+    session_id = new_session(live_server, PLAYERS, rules={"seconds_per_turn": 30})
     context = browser.new_context(
         viewport=PHONE, has_touch=True, is_mobile=True, color_scheme="dark"
     )
     page = context.new_page()
     page.clock.install()
-    page.goto(f"{live_server}/sessions/{session['id']}/clock")
+    page.goto(f"{live_server}/sessions/{session_id}/clock")
     page.get_by_role("button", name="Start the clock: Mormor first").tap()
     mark = page.locator("#clock-mark")
     expect(mark).to_have_text("M")

@@ -8,23 +8,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from phone import api, starting_with
+from factories import add_round, new_session, stored_rounds, went_out
+from phone import starting_with
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 DRAFTS = "scorekeeper.drafts"
-ROUND_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
+ROUND_1 = went_out("Ann", Bo=22, Cy=55, Di=8)
 
 
-def new_session(live_server: str, rounds: int = 3) -> int:
+def round_1_played(live_server: str, rounds: int = 3) -> int:
     """A session of four with round 1 played."""
-    session_id = api(live_server, "/sessions", {"players": PLAYERS, "rounds": rounds})["id"]
-    api(live_server, f"/sessions/{session_id}/rounds", ROUND_1)
+    session_id = new_session(live_server, PLAYERS, rounds=rounds)
+    add_round(live_server, session_id, ROUND_1)
     return session_id
-
-
-def stored(live_server: str, session_id: int) -> list[dict[str, Any]]:
-    return api(live_server, f"/sessions/{session_id}")["rounds"]
 
 
 def drafts(page: Page) -> dict[str, Any]:
@@ -43,7 +40,7 @@ def type_round_2(page: Page) -> None:
 
 def round_2_typed(page: Page, live_server: str) -> tuple[int, str]:
     """A new session's page open and its round 2 typed in place: the session and its address."""
-    session_id = new_session(live_server)
+    session_id = round_1_played(live_server)
     url = f"{live_server}/sessions/{session_id}"
     page.goto(url)
     type_round_2(page)
@@ -73,7 +70,7 @@ def expect_round_2_typed(page: Page, number: str = "2", di: str = "") -> None:
 def test_a_reload_brings_the_round_back_as_typed_and_a_save_forgets_it(
     page: Page, live_server: str
 ) -> None:
-    session_id = new_session(live_server)
+    session_id = round_1_played(live_server)
     url = f"{live_server}/sessions/{session_id}"
     page.goto(url)
     type_round_2(page)
@@ -87,7 +84,7 @@ def test_a_reload_brings_the_round_back_as_typed_and_a_save_forgets_it(
     page.keyboard.type("9")
     page.keyboard.press("Enter")
     expect(page.get_by_text("Round 2 saved.")).to_be_visible()
-    assert [r["scores"]["Cy"] for r in stored(live_server, session_id)] == [-55, 28]
+    assert [r["scores"]["Cy"] for r in stored_rounds(live_server, session_id)] == [-55, 28]
     assert drafts(page) == {}
 
     page.reload()  # nothing comes back once saved
@@ -97,7 +94,7 @@ def test_a_reload_brings_the_round_back_as_typed_and_a_save_forgets_it(
 
 
 def test_back_from_the_table_checker_brings_the_round_back(page: Page, live_server: str) -> None:
-    session_id = new_session(live_server)
+    session_id = round_1_played(live_server)
     page.goto(f"{live_server}/sessions/{session_id}")
     type_round_2(page)
     # To count a rack's tiles, then Back (the last key's draft is kept as the page goes).
@@ -110,7 +107,7 @@ def test_back_from_the_table_checker_brings_the_round_back(page: Page, live_serv
 
 def test_a_round_closed_is_no_draft(page: Page, live_server: str) -> None:
     """Closing the round (Cancel; Escape does the same) forgets it."""
-    session_id = new_session(live_server)
+    session_id = round_1_played(live_server)
     page.goto(f"{live_server}/sessions/{session_id}")
     type_round_2(page)
     page.wait_for_function(f"() => localStorage.getItem('{DRAFTS}')")
@@ -131,10 +128,10 @@ def test_a_draft_saved_meanwhile_on_another_phone_comes_back_with_the_reason(
     draft is on round 3, saying why, and saved it is round 3, the other phone's untouched."""
     session_id, url, context = round_2_typed_and_tab_closed(page, live_server)
 
-    api(
+    add_round(
         live_server,
-        f"/sessions/{session_id}/rounds",
-        {"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 6, "Di": 9}},
+        session_id,
+        went_out("Bo", Ann=5, Cy=6, Di=9),
     )
     page = context.new_page()
     page.goto(url)
@@ -146,7 +143,7 @@ def test_a_draft_saved_meanwhile_on_another_phone_comes_back_with_the_reason(
     page.get_by_role("textbox", name="Di", exact=True).fill("4")
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 3 saved.")).to_be_visible()
-    rounds = stored(live_server, session_id)
+    rounds = stored_rounds(live_server, session_id)
     assert [r["winner"] for r in rounds] == ["Ann", "Bo", "Cy"]
     assert rounds[2]["scores"] == {"Ann": -12, "Bo": -7, "Cy": 23, "Di": -4}
     assert drafts(page) == {}
@@ -188,7 +185,7 @@ def test_a_save_on_its_way_when_the_tab_closed_is_never_stored_twice(
     while not landed:  # the handler runs while Playwright waits (a guard, not a measure)
         page.wait_for_timeout(50)
     assert landed == [200]
-    assert len(stored(live_server, session_id)) == 2
+    assert len(stored_rounds(live_server, session_id)) == 2
     context = page.context
     page.close()
 
@@ -201,7 +198,7 @@ def test_a_save_on_its_way_when_the_tab_closed_is_never_stored_twice(
     page.get_by_role("button", name="Save round").tap()
     expect(page.locator("#entry")).to_be_hidden()
     expect(page.locator("table.scores tbody tr")).to_have_count(2)
-    assert [r["winner"] for r in stored(live_server, session_id)] == ["Ann", "Cy"]
+    assert [r["winner"] for r in stored_rounds(live_server, session_id)] == ["Ann", "Cy"]
     assert drafts(page) == {}
     expect(page.locator("table.scores tbody tr").nth(1).locator("td")).to_have_text(
         starting_with("-12", "-7", "+28", "-9")
@@ -230,6 +227,6 @@ def test_a_round_kept_offline_is_the_offline_keepers_not_a_draft(
 
     expect(page.locator("table.scores tbody tr")).to_have_count(2)
     expect(page).to_have_url(url)
-    assert [r["winner"] for r in stored(live_server, session_id)] == ["Ann", "Cy"]
+    assert [r["winner"] for r in stored_rounds(live_server, session_id)] == ["Ann", "Cy"]
     assert drafts(page) == {}  # so the page has nothing to bring back (static/live.js)
     expect(page.locator("#entry")).to_be_hidden()

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from factories import stored_rounds
 from phone import PHONE, Thumb, starting_with
 from playwright.sync_api import Browser, Locator, Page, expect
 
@@ -77,12 +78,6 @@ def horizontal_overflow(page: Page) -> int:
     return page.evaluate("document.documentElement.scrollWidth") - screen["width"]
 
 
-def stored_rounds(page: Page, live_server: str, session_id: int) -> int:
-    response = page.request.get(f"{live_server}/api/v1/sessions/{session_id}")
-    assert response.ok
-    return len(response.json()["rounds"])
-
-
 def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     session_id = start_session(page, live_server, PLAYERS)
     expect(page.get_by_text("No rounds yet.")).to_be_visible()
@@ -145,7 +140,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     expect(page.locator("#entry input[name=number]")).to_have_value("3")
     for name, score in misprinted.items():
         expect(seat_field(page, name)).to_have_value(score)
-    assert stored_rounds(page, live_server, session_id) == 2
+    assert len(stored_rounds(live_server, session_id)) == 2
     seat_field(page, "Ann").fill("-6")
     expect(page.locator("#preview")).to_have_text("Adds up to 0 ✓")
     page.get_by_role("button", name="Save round").tap()
@@ -171,7 +166,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     expect(round_row(page, 1)).to_have_text(starting_with("+93", "-30", "-55", "-8"))
     expect(totals(page)).to_have_text(["+85", "-55", "-80", "+50"])
     expect(page.get_by_text("Ann wins!")).to_be_visible()
-    assert stored_rounds(page, live_server, session_id) == 3
+    assert len(stored_rounds(live_server, session_id)) == 3
 
     # The CSV, byte for byte (under "More").
     page.locator("#notes-section > summary").tap()
@@ -296,23 +291,23 @@ def test_a_round_in_place_takes_no_keys_before_its_scripts_run(
     )
     page = context.new_page()
     session_id = start_session(page, live_server, PLAYERS)
-    arrived = []
+    scripts = re.compile(r"/static/round_form_went_out\.[0-9a-f]+\.js$")
+    held: list[Any] = []
 
-    def slowly(route: Any) -> None:
-        page.wait_for_timeout(1500)  # the round form's scripts, late
-        arrived.append(route.request.url)
-        route.continue_()
+    def hold(route: Any) -> None:  # the round form's scripts held on their way
+        held.append(route)
 
-    page.route(re.compile(r"/static/round_form_went_out\.[0-9a-f]+\.js$"), slowly)
-    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
+    page.route(scripts, hold)
+
+    with page.expect_request(scripts):  # the form is fetched and asks for its scripts
+        page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
     page.evaluate("() => document.activeElement.blur()")  # nothing focused: autofocus could act
-    page.wait_for_timeout(300)  # the form is fetched; its scripts are not there yet
-    assert not arrived
     page.keyboard.type("22")
     page.keyboard.press("Enter")
+    assert len(held) == 1
+    held[0].continue_()  # the scripts arrive, late
 
     expect(seat_field(page, "Bo")).to_be_focused()
-    assert arrived
     expect(page).to_have_url(f"{live_server}/sessions/{session_id}")  # no page posted
     expect(seat_field(page, "Bo")).to_have_value("")
     expect(page.locator("#round-of")).to_have_text("Round 1 of 3")  # nothing saved

@@ -11,23 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from drive import Phone
-from phone import Network, api
+from factories import api, new_session, stored_rounds
+from phone import Network
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 SESSION_URL = re.compile(r"/sessions/(\d+)$")
 ENDINGS = ("went_out", "pool_empty", "scores")
 SAVED = "Saved on this phone; it will be sent when the network is back"
-
-
-def new_session(live_server: str, **body: Any) -> int:
-    return api(live_server, "/sessions", {"players": PLAYERS, **body})["id"]
-
-
-def stored(live_server: str, session_id: int) -> list[dict[str, Any]]:
-    return api(live_server, f"/sessions/{session_id}")["rounds"]
 
 
 def row(number: int) -> str:
@@ -102,7 +94,7 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
         lambda: "Adds up to +12" in phone.text("[role=alert]"), "the refusal of the misprint"
     )
     assert {name: phone.value(name) for name in PLAYERS} == misprinted
-    assert len(stored(live_server, session_id)) == 2
+    assert len(stored_rounds(live_server, session_id)) == 2
     phone.fill("Ann", "-6")
     phone.expect_text("#preview", "Adds up to 0 ✓")
     phone.tap("button", "Save round")
@@ -136,12 +128,12 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
     phone.tap("a", "Delete round 4…")
     phone.tap("#entry [data-delete-ask] button", "Delete")  # asked in place
     phone.expect_text("#undo-what", "Round 4 deleted.")
-    assert len(stored(live_server, session_id)) == 3
+    assert len(stored_rounds(live_server, session_id)) == 3
     phone.tap("form.undo button", "Undo")
     flash(phone, "Round 4 is back.")
     phone.expect_first_lines(row(4), ["-200⚠", "-5", "+210", "-5"])
     phone.expect_texts("table.scores tfoot b", ["-113", "+7", "+132", "-26"])
-    assert [r["scores"]["Bo"] for r in stored(live_server, session_id)] == [-30, 53, -11, -5]
+    assert [r["scores"]["Bo"] for r in stored_rounds(live_server, session_id)] == [-30, 53, -11, -5]
     assert phone.overflow() <= 0
 
 
@@ -181,7 +173,7 @@ def test_enter_moves_through_the_names_to_start(phone: Phone, live_server: str) 
 
 
 def test_the_tile_keypad(phone: Phone, live_server: str) -> None:
-    session_id = new_session(live_server, rules={"tile_sets": 1, "joker_penalty": 25})
+    session_id = new_session(live_server, PLAYERS, rules={"tile_sets": 1, "joker_penalty": 25})
     phone.visit(f"{live_server}/sessions/{session_id}/rounds/new")
     pick(phone, "Ann")
     phone.tap("button", "Tap tiles for Bo")
@@ -208,7 +200,7 @@ def test_the_tile_keypad(phone: Phone, live_server: str) -> None:
     phone.expect_text("#preview", "Ann +58: adds up to 0.")
     phone.tap("button", "Save round")
     flash(phone, "Round 1 saved.")
-    assert stored(live_server, session_id)[0]["scores"] == {
+    assert stored_rounds(live_server, session_id)[0]["scores"] == {
         "Ann": 58,
         "Bo": -14,
         "Cy": -39,
@@ -219,7 +211,7 @@ def test_the_tile_keypad(phone: Phone, live_server: str) -> None:
 
 def test_a_second_phone_sees_the_round(open_phone: Callable[[], Phone], live_server: str) -> None:
     first, second = open_phone(), open_phone()
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS)
     url = f"{live_server}/sessions/{session_id}"
     second.visit(url)
     second.expect_shown("td.empty", "No rounds yet.")
@@ -251,7 +243,7 @@ def test_a_round_is_kept_while_the_server_cannot_be_reached(
 ) -> None:
     """The Wi-Fi says connected but nothing gets through (the phone believes it is online):
     the round is kept on the phone, and sent once the way is open again."""
-    session_id = new_session(live_server, rounds=3)
+    session_id = new_session(live_server, PLAYERS, rounds=3)
     form = f"{network.url}/sessions/{session_id}/rounds/new"
     phone.visit(form)
     pick(phone, "Ann")
@@ -264,20 +256,22 @@ def test_a_round_is_kept_while_the_server_cannot_be_reached(
     assert phone.url == form and phone.value("Bo") == "12"
     kept = "return JSON.parse(localStorage.getItem('scorekeeper.offline-rounds') || '[]').length;"
     assert phone.run(kept) == 1
-    assert stored(live_server, session_id) == []
+    assert stored_rounds(live_server, session_id) == []
 
     network.on()
     phone.visit(form)  # a round form opening sends what the phone kept
     phone.expect_page(f"/sessions/{session_id}")
     phone.expect_first_lines(row(1), ["+22", "-12", "-7", "-3"])
-    assert [r["scores"] for r in stored(live_server, session_id)] == [
+    assert [r["scores"] for r in stored_rounds(live_server, session_id)] == [
         {"Ann": 22, "Bo": -12, "Cy": -7, "Di": -3}
     ]
     phone.wait_for(lambda: phone.run(kept) == 0, "the kept round forgotten once sent")
 
 
 def test_the_turn_clock_counts_down(phone: Phone, live_server: str) -> None:
-    session_id = new_session(live_server, rules={"seconds_per_turn": 3, "penalty_tiles": 3})
+    session_id = new_session(
+        live_server, PLAYERS, rules={"seconds_per_turn": 3, "penalty_tiles": 3}
+    )
     phone.visit(f"{live_server}/sessions/{session_id}/clock")
     for name, drawn in zip(PLAYERS, ["5", "11", "11", "2"], strict=True):
         phone.fill(name, drawn)
@@ -308,7 +302,7 @@ def test_the_turn_clock_counts_down(phone: Phone, live_server: str) -> None:
 def test_no_field_makes_an_iphone_zoom_in(phone: Phone, live_server: str) -> None:
     """Safari on an iPhone zooms the page into a field whose text is under 16 px when it is
     focused (and stays zoomed): every field a person types in or picks from is 16 px or more."""
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS)
     small = """
     return Array.from(document.querySelectorAll("input, select, textarea"))
       .filter((e) => e.getClientRects().length && !["hidden", "radio", "checkbox"].includes(e.type))

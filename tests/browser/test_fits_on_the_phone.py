@@ -4,7 +4,8 @@ players, and the chart's legend within the chart with six long names."""
 from __future__ import annotations
 
 from contract import SIX_LONG_NAMES
-from phone import PHONE, api
+from factories import add_round, new_session, went_out
+from phone import PHONE
 from playwright.sync_api import Page, expect
 
 SIX = SIX_LONG_NAMES
@@ -13,7 +14,7 @@ SIX = SIX_LONG_NAMES
 def test_start_is_within_one_screen_of_the_last_name(page: Page, live_server: str) -> None:
     for evening in range(5):  # 30 players played before
         players = [f"Spiller {evening}-{seat} Jensen" for seat in range(6)]
-        api(live_server, "/sessions", {"players": players, "rules": {"tile_sets": 2}})
+        new_session(live_server, players, rules={"tile_sets": 2})
     page.goto(f"{live_server}/sessions/new")
     expect(page.locator("#known-names-buttons")).to_be_visible()
     expect(page.get_by_role("button", name="Spiller 4-0 Jensen")).to_be_visible()
@@ -28,11 +29,10 @@ def test_start_is_within_one_screen_of_the_last_name(page: Page, live_server: st
 
 
 def test_the_legend_fits_the_chart_with_six_long_names(page: Page, live_server: str) -> None:
-    session = api(live_server, "/sessions", {"players": SIX, "rules": {"tile_sets": 2}})
+    session_id = new_session(live_server, SIX, rules={"tile_sets": 2})
     racks = {name: 7 * (seat + 1) for seat, name in enumerate(SIX[1:])}
-    body = {"ending": "went_out", "winner": SIX[0], "racks": racks}
-    api(live_server, f"/sessions/{session['id']}/rounds", body)
-    page.goto(f"{live_server}/sessions/{session['id']}/chart.svg")
+    add_round(live_server, session_id, went_out(SIX[0], **racks))
+    page.goto(f"{live_server}/sessions/{session_id}/chart.svg")
     boxes = page.evaluate(
         """() => Array.from(document.querySelectorAll("text.chart-name")).map((t) => {
              const b = t.getBBox();
@@ -59,8 +59,8 @@ def test_the_legend_fits_the_chart_with_six_long_names(page: Page, live_server: 
 
 def test_no_rounds_yet_is_quiet_not_an_error(page: Page, live_server: str) -> None:
     """The empty table's line in the quiet text colour, not the red of a losing score."""
-    session = api(live_server, "/sessions", {"players": ["Ann", "Bo"]})
-    page.goto(f"{live_server}/sessions/{session['id']}")
+    session_id = new_session(live_server, ["Ann", "Bo"])
+    page.goto(f"{live_server}/sessions/{session_id}")
     empty = page.locator("td.empty")
     expect(empty).to_have_text("No rounds yet.")
     colours = empty.evaluate(
@@ -79,8 +79,8 @@ def test_no_rounds_yet_is_quiet_not_an_error(page: Page, live_server: str) -> No
 
 def test_the_letter_keyboard_shows_how_tiles_are_written(page: Page, live_server: str) -> None:
     """One line of help; the notation shows with the letter keyboard, and goes with it."""
-    session = api(live_server, "/sessions", {"players": ["Ann", "Bo"]})
-    page.goto(f"{live_server}/sessions/{session['id']}/rounds/new")
+    session_id = new_session(live_server, ["Ann", "Bo"])
+    page.goto(f"{live_server}/sessions/{session_id}/rounds/new")
     key = page.get_by_text("k black, r red, b blue, o orange, j joker")
     expect(page.get_by_text("Leave the winner's blank.")).to_be_visible()
     expect(key).to_be_hidden()

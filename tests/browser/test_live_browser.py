@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import add_round, new_session, went_out
 from phone import PHONE, starting_with
 from playwright.sync_api import Page, expect
 
@@ -26,19 +27,6 @@ LIGHT_BG = "rgb(243, 238, 228)"  # --paper, light
 # How long a change may take to reach the other phone before the test gives up: a guard
 # against a hang on a loaded machine, not a measure (bench/live.py measures it).
 LIVE_WAIT = 20_000
-
-
-def new_session(page: Page, live_server: str, players: list[str], **body: Any) -> int:
-    response = page.request.post(
-        f"{live_server}/api/v1/sessions", data={"players": players, **body}
-    )
-    assert response.status == 201, response.text()
-    return response.json()["id"]
-
-
-def add_round(page: Page, live_server: str, session_id: int, body: dict[str, Any]) -> None:
-    response = page.request.post(f"{live_server}/api/v1/sessions/{session_id}/rounds", data=body)
-    assert response.status == 201, response.text()
 
 
 def round_scores(page: Page, number: int) -> Any:
@@ -65,7 +53,7 @@ def other_phone(browser: Any) -> Iterator[Page]:
 def test_a_round_saved_on_one_phone_appears_on_the_other(
     page: Page, other_phone: Page, live_server: str
 ) -> None:
-    session_id = new_session(page, live_server, PLAYERS)
+    session_id = new_session(live_server, PLAYERS)
     url = f"{live_server}/sessions/{session_id}"
     other_phone.goto(url)
     expect(other_phone.get_by_text("No rounds yet.")).to_be_visible()
@@ -109,9 +97,9 @@ def test_another_phone_saves_while_a_round_is_typed_in_place(
     """Phone A is typing round 2 in place when phone B saves round 2: A's table follows and A
     is told, what A typed (and the caret) stays; A's Save is answered that round 2 was just
     saved, with the typed values kept beside the new table; saved again, it is round 3."""
-    session_id = new_session(page, live_server, PLAYERS)
-    round_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-    add_round(page, live_server, session_id, round_1)
+    session_id = new_session(live_server, PLAYERS)
+    round_1 = went_out("Ann", Bo=22, Cy=55, Di=8)
+    add_round(live_server, session_id, round_1)
     url = f"{live_server}/sessions/{session_id}"
     page.goto(url)
     other_phone.goto(url)
@@ -179,9 +167,9 @@ def test_a_round_saved_in_place_brings_the_new_chart_after_the_table(
     """The session page's chart image (the drawing of the page's theme, light here) is fetched
     lazily, after the layout that puts the new table in place, or once it comes near the
     screen; after a round saved in place the new chart comes."""
-    session_id = new_session(page, live_server, PLAYERS)
-    round_1 = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
-    add_round(page, live_server, session_id, round_1)
+    session_id = new_session(live_server, PLAYERS)
+    round_1 = went_out("Ann", Bo=22, Cy=55, Di=8)
+    add_round(live_server, session_id, round_1)
     loaded = "img => img.complete && img.naturalWidth > 0"
     page.goto(f"{live_server}/sessions/{session_id}")
     chart = page.locator("#chart img:visible")
@@ -201,7 +189,7 @@ def test_a_round_saved_in_place_brings_the_new_chart_after_the_table(
 def test_an_api_change_and_a_rename_reach_the_page(
     page: Page, other_phone: Page, live_server: str
 ) -> None:
-    session_id = new_session(page, live_server, PLAYERS)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}")
     expect(page.locator("#round-of")).to_have_text("Round 1 of 3")
     other_phone.goto(f"{live_server}/sessions/{session_id}")
@@ -222,10 +210,9 @@ def test_an_api_change_and_a_rename_reach_the_page(
 
 
 def test_the_chart_draws_one_line_per_player(page: Page, live_server: str) -> None:
-    session_id = new_session(page, live_server, LONG_NAMES, rules={"tile_sets": 2}, rounds=2)
+    session_id = new_session(live_server, LONG_NAMES, rules={"tile_sets": 2}, rounds=2)
     for scores in ([120, -30, -20, -40, -10, -20], [-5, 60, -15, -10, -20, -10]):
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": dict(zip(LONG_NAMES, scores, strict=True))},
@@ -299,9 +286,8 @@ def test_the_chart_follows_the_theme_and_only_the_shown_one_is_fetched(
         page.on(
             "request", lambda r, fetched=fetched: "chart.svg" in r.url and fetched.append(r.url)
         )
-        session_id = new_session(page, live_server, PLAYERS)
+        session_id = new_session(live_server, PLAYERS)
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": {"Ann": 30, "Bo": -10, "Cy": -10, "Di": -10}},
@@ -334,7 +320,6 @@ def test_the_chart_follows_the_theme_and_only_the_shown_one_is_fetched(
         shown_chart(page, "dark")
         fetched.clear()
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": {"Ann": -10, "Bo": 30, "Cy": -10, "Di": -10}},
@@ -382,7 +367,7 @@ def test_dark_mode_switches_and_persists_across_reload(page: Page, live_server: 
 
 
 def test_keep_the_screen_on_is_remembered(page: Page, live_server: str) -> None:
-    session_id = new_session(page, live_server, PLAYERS)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}")
     button = page.locator("#keep-awake")
     expect(button).to_be_visible()
@@ -408,10 +393,9 @@ def test_the_table_stays_usable_at_200_percent_text(
 ) -> None:
     """The phone's text size at 32 px (twice the usual 16): nothing overlaps, no number is cut,
     the page does not scroll sideways; the table scrolls sideways on its own instead."""
-    session_id = new_session(page, live_server, LONG_NAMES, rules={"tile_sets": 2})
+    session_id = new_session(live_server, LONG_NAMES, rules={"tile_sets": 2})
     for scores in ([120, -30, -20, -40, -10, -20], [-5, 60, -15, -10, -20, -10]):
         add_round(
-            page,
             live_server,
             session_id,
             {"ending": "scores", "scores": dict(zip(LONG_NAMES, scores, strict=True))},
@@ -475,10 +459,10 @@ def test_every_control_on_the_session_page_is_44_px_square(page: Page, live_serv
     round, first) is at least 44×44 CSS px: with rounds and the Undo offer, with each ending
     open in place, and once the session is finished; every <details> open."""
     page.set_viewport_size({"width": 360, "height": 640})
-    session_id = new_session(page, live_server, PLAYERS, rounds=2)
+    session_id = new_session(live_server, PLAYERS, rounds=2)
     racks = {"Bo": "r7 k13 j", "Cy": 5, "Di": 8}
-    round_1 = {"ending": "went_out", "winner": "Ann", "racks": racks}
-    add_round(page, live_server, session_id, round_1)
+    round_1 = went_out("Ann", **racks)
+    add_round(live_server, session_id, round_1)
     page.goto(f"{live_server}/sessions/{session_id}")
     small: dict[str, set[str]] = {}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from factories import new_session
 from playwright.sync_api import Page, expect
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
@@ -13,15 +14,8 @@ SIX = ["Ann", "Bo", "Cy", "Di", "Eve", "Fin"]
 STARTS = re.compile(r"^(Ann|Bo|Cy|Di) starts \(drew ([1-9]|1[0-3])\)\.$")
 
 
-def create_session(page: Page, live_server: str, players: list[str], **rules: object) -> int:
-    body = {"players": players, "rules": rules, "name": "Sunday"}
-    response = page.request.post(f"{live_server}/api/v1/sessions", data=body)
-    assert response.status == 201, response.text()
-    return int(response.json()["id"])
-
-
 def test_the_rules_line_follows_each_change(page: Page, live_server: str) -> None:
-    create_session(page, live_server, SIX, tile_sets=2, drop_worst_round=True)
+    new_session(live_server, SIX, name="Sunday", rules={"tile_sets": 2, "drop_worst_round": True})
     page.goto(f"{live_server}/sessions/new")
     line = page.locator("#rules-said")
     expect(line).to_have_text(
@@ -46,8 +40,8 @@ def test_the_rules_line_follows_each_change(page: Page, live_server: str) -> Non
 
 
 def test_a_rematch_says_the_session_it_repeats(page: Page, live_server: str) -> None:
-    sunday = create_session(page, live_server, FOUR, drop_worst_round=True)
-    create_session(page, live_server, ["Gus", "Hal"], joker_penalty=25)
+    sunday = new_session(live_server, FOUR, name="Sunday", rules={"drop_worst_round": True})
+    new_session(live_server, ["Gus", "Hal"], name="Sunday", rules={"joker_penalty": 25})
     page.goto(f"{live_server}/sessions/new?again={sunday}")
     expect(page.locator("#rules-said")).to_have_text("As in Sunday: Drop each player's worst round")
     expect(page.get_by_label("Player 4", exact=True)).to_have_value("Di")
@@ -84,7 +78,7 @@ def test_fewer_names_again_put_the_tile_sets_back(page: Page, live_server: str) 
 
 
 def test_six_names_said_even_with_two_tile_sets_set(page: Page, live_server: str) -> None:
-    create_session(page, live_server, SIX, tile_sets=2)
+    new_session(live_server, SIX, name="Sunday", rules={"tile_sets": 2})
     page.goto(f"{live_server}/sessions/new")
     for seat, name in enumerate(SIX):
         page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
@@ -92,7 +86,7 @@ def test_six_names_said_even_with_two_tile_sets_set(page: Page, live_server: str
 
 
 def test_who_starts_page_draws_with_one_tap(page: Page, live_server: str) -> None:
-    session_id = create_session(page, live_server, FOUR)
+    session_id = new_session(live_server, FOUR, name="Sunday")
     page.goto(f"{live_server}/sessions/{session_id}")
     page.get_by_role("link", name="Who starts?").tap()
     expect(page.get_by_role("heading", name="Who starts?", level=1)).to_be_visible()
@@ -113,7 +107,7 @@ def test_who_starts_page_draws_with_one_tap(page: Page, live_server: str) -> Non
 
 
 def test_who_starts_page_reads_a_tie_and_the_redraw(page: Page, live_server: str) -> None:
-    session_id = create_session(page, live_server, FOUR)
+    session_id = new_session(live_server, FOUR, name="Sunday")
     page.goto(f"{live_server}/sessions/{session_id}/who-starts")
     for name, drawn in zip(FOUR, ["12", "3", "12", "5"], strict=True):
         page.get_by_label(name, exact=True).fill(drawn)

@@ -10,19 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from phone import api
+from factories import add_round, new_session, stored_rounds, went_out
 from playwright.sync_api import Page, expect
 
+THREE = ["Ann", "Bo", "Cy"]
 QUEUE = "scorekeeper.offline-rounds"
 SAVED = "Saved on this phone; it will be sent when the network is back"
-
-
-def new_session(live_server: str) -> int:
-    return api(live_server, "/sessions", {"players": ["Ann", "Bo", "Cy"], "rounds": 3})["id"]
-
-
-def stored_rounds(live_server: str, session_id: int) -> list[dict[str, Any]]:
-    return api(live_server, f"/sessions/{session_id}")["rounds"]
 
 
 def kept_on_phone(page: Page) -> list[dict[str, Any]]:
@@ -36,7 +29,7 @@ def type_went_out(page: Page, winner: str, racks: dict[str, str]) -> None:
 
 
 def test_a_round_typed_offline_is_kept_and_sent_once(page: Page, live_server: str) -> None:
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, THREE, rounds=3)
     session_url = f"{live_server}/sessions/{session_id}"
     page.goto(session_url + "/rounds/new")
     expect(page.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
@@ -83,7 +76,7 @@ def test_a_round_is_kept_when_the_server_does_not_answer(
 ) -> None:
     """Wi-Fi "connected" but no way through: the phone says online, the server is silent."""
     page = page_without_worker
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, THREE, rounds=3)
     page.goto(f"{live_server}/sessions/{session_id}/rounds/new")
     page.route("**/healthz", lambda route: route.abort("internetdisconnected"))
     type_went_out(page, "Bo", {"Ann": "5", "Cy": "10"})
@@ -103,15 +96,14 @@ def test_a_kept_round_the_server_refuses_comes_back_on_the_form(
 ) -> None:
     """Another phone saved round 1 meanwhile: the kept round is not stored twice as round 1,
     and what was typed comes back with the server's reason, to check and save again."""
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, THREE, rounds=3)
     page.goto(f"{live_server}/sessions/{session_id}/rounds/new")
     page.context.set_offline(True)
     type_went_out(page, "Cy", {"Ann": "3", "Bo": "4"})
     page.get_by_role("button", name="Save round").tap()
     expect(page.locator("#offline-notice")).to_contain_text(SAVED)
 
-    other = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 10, "Cy": 20}}
-    api(live_server, f"/sessions/{session_id}/rounds", other)
+    add_round(live_server, session_id, went_out("Ann", Bo=10, Cy=20))
     page.context.set_offline(False)
 
     notice = page.locator("#offline-notice")
@@ -131,12 +123,8 @@ def test_a_kept_round_the_server_refuses_comes_back_on_the_form(
 def test_an_open_session_survives_a_wifi_blip(page: Page, live_server: str) -> None:
     """The service worker keeps the last good copy of a page: a reload offline still shows it,
     and a page never opened says so instead of the browser's error."""
-    session_id = new_session(live_server)
-    api(
-        live_server,
-        f"/sessions/{session_id}/rounds",
-        {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 10, "Cy": 20}},
-    )
+    session_id = new_session(live_server, THREE, rounds=3)
+    add_round(live_server, session_id, went_out("Ann", Bo=10, Cy=20))
     session_url = f"{live_server}/sessions/{session_id}"
     page.goto(session_url)
     page.evaluate("navigator.serviceWorker.ready")

@@ -6,22 +6,12 @@ and saves the round when nothing else is missing. On the round page and in place
 
 from __future__ import annotations
 
-from typing import Any
-
-from phone import api
+from factories import new_session, stored_rounds
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Mormor", "Peter", "Sofie", "Anders"]
 WRONG = "Adds up to -12"
 QUESTION = "Anders: 190 on the rack, more than 180. Right?"
-
-
-def new_session(live_server: str) -> int:
-    return api(live_server, "/sessions", {"players": PLAYERS, "rounds": 3})["id"]
-
-
-def stored(live_server: str, session_id: int) -> list[dict[str, Any]]:
-    return api(live_server, f"/sessions/{session_id}")["rounds"]
 
 
 def times_said(page: Page, words: str) -> int:
@@ -58,7 +48,7 @@ def paper_round_said_once_and_gone_when_fixed(page: Page) -> None:
 def test_a_paper_round_that_does_not_add_up_is_said_once_and_goes_when_fixed(
     page: Page, live_server: str
 ) -> None:
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS, rounds=3)
     page.goto(f"{live_server}/sessions/{session_id}/rounds/new?ending=scores")
     paper_round_said_once_and_gone_when_fixed(page)
     page.get_by_role("button", name="Save round").tap()
@@ -68,7 +58,7 @@ def test_a_paper_round_that_does_not_add_up_is_said_once_and_goes_when_fixed(
 def test_in_place_too_a_paper_round_is_said_once_and_goes_when_fixed(
     page: Page, live_server: str
 ) -> None:
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS, rounds=3)
     page.goto(f"{live_server}/sessions/{session_id}")
     page.get_by_role("link", name="Add round").tap()
     page.locator("#entry nav.tabs").get_by_role("link", name="Scores as on paper").tap()
@@ -76,7 +66,7 @@ def test_in_place_too_a_paper_round_is_said_once_and_goes_when_fixed(
     paper_round_said_once_and_gone_when_fixed(page)
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
-    assert len(stored(live_server, session_id)) == 1
+    assert len(stored_rounds(live_server, session_id)) == 1
 
 
 def test_the_typo_question_speaks_of_the_rack_typed_and_one_tap_saves(
@@ -84,7 +74,7 @@ def test_the_typo_question_speaks_of_the_rack_typed_and_one_tap_saves(
 ) -> None:
     """On the round page the server asks (after Save), once, in the family's numbers; a tap on
     "Yes, 190 is right" is the whole answer: the round is saved with the rack."""
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS, rounds=3)
     page.goto(f"{live_server}/sessions/{session_id}/rounds/new")
     pick(page, "Peter")
     fill(page, {"Mormor": "12", "Sofie": "30", "Anders": "190"})
@@ -92,10 +82,10 @@ def test_the_typo_question_speaks_of_the_rack_typed_and_one_tap_saves(
     expect(page.get_by_text(QUESTION)).to_be_visible()
     assert times_said(page, "Anders:") == 1
     assert times_said(page, "below") == 0  # not "-190 is below -180"
-    assert stored(live_server, session_id) == []
+    assert stored_rounds(live_server, session_id) == []
     page.get_by_text("Yes, 190 is right", exact=True).tap()
     expect(page.locator("table.scores tbody tr")).to_have_count(1)
-    (saved,) = stored(live_server, session_id)
+    (saved,) = stored_rounds(live_server, session_id)
     assert saved["scores"]["Anders"] == -190 and saved["scores"]["Peter"] == 232
 
 
@@ -104,7 +94,7 @@ def test_in_place_the_question_comes_at_once_and_goes_when_fixed(
 ) -> None:
     """In place the question comes as the rack is typed, changes with it and goes when it is
     fixed; yes only ticks while a rack is missing, and saves at once when nothing is."""
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS, rounds=3)
     page.goto(f"{live_server}/sessions/{session_id}")
     page.get_by_role("link", name="Add round").tap()
     pick(page, "Peter")
@@ -119,7 +109,7 @@ def test_in_place_the_question_comes_at_once_and_goes_when_fixed(
     yes = page.get_by_text("Yes, 250 is right", exact=True)
     yes.tap()  # Mormor's and Sofie's racks are still blank: ticked, not saved
     expect(page.locator("#confirm")).to_be_checked()
-    assert stored(live_server, session_id) == []
+    assert stored_rounds(live_server, session_id) == []
     fill(page, {"Anders": "190"})
     expect(page.get_by_text("Yes, 190 is right", exact=True)).to_be_visible()
     page.get_by_text("Yes, 190 is right", exact=True).tap()  # untick: not yet
@@ -127,5 +117,5 @@ def test_in_place_the_question_comes_at_once_and_goes_when_fixed(
     fill(page, {"Mormor": "12", "Sofie": "30"})
     page.get_by_text("Yes, 190 is right", exact=True).tap()  # the last thing missing: saved
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
-    (saved,) = stored(live_server, session_id)
+    (saved,) = stored_rounds(live_server, session_id)
     assert saved["scores"]["Anders"] == -190 and saved["scores"]["Peter"] == 232

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from factories import add_round, new_session, went_out
 from playwright.sync_api import Page, expect
 
 from scorekeeper.services import backup
@@ -19,22 +20,10 @@ PASSPHRASE = "our kitchen table"
 WAIT = 20_000
 
 
-def _new_session(page: Page, live_server: str) -> int:
-    response = page.request.post(f"{live_server}/api/v1/sessions", data={"players": PLAYERS})
-    assert response.status == 201, response.text()
-    return int(response.json()["id"])
-
-
-def _went_out(page: Page, live_server: str, session_id: int) -> None:
-    body: dict[str, Any] = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 5, "Cy": 7}}
-    response = page.request.post(f"{live_server}/api/v1/sessions/{session_id}/rounds", data=body)
-    assert response.status == 201, response.text()
-
-
 def test_a_phone_whose_cookie_stopped_counting_is_sent_to_sign_in(
     page: Page, browser: Any, live_server: str
 ) -> None:
-    session_id = _new_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}")
     # Another phone sets a household passphrase: this one, not signed in, may no longer look.
     other = browser.new_context()
@@ -58,7 +47,7 @@ def test_a_phone_whose_cookie_stopped_counting_is_sent_to_sign_in(
 def test_a_phone_whose_session_is_gone_says_so(
     page: Page, live_server: str, tmp_path: Path
 ) -> None:
-    session_id = _new_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}")
     # The session leaves the database, as when a restore puts an older copy in place.
     with sqlite3.connect(tmp_path / "browser.sqlite") as scores:
@@ -76,7 +65,7 @@ def test_a_phone_whose_session_is_gone_says_so(
 def test_a_phone_waits_out_a_restore_and_shows_the_table_after(
     page: Page, live_server: str, tmp_path: Path
 ) -> None:
-    session_id = _new_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}")
     flag = backup.restore_flag(f"sqlite:///{tmp_path / 'browser.sqlite'}", str(tmp_path))
     with backup.closed_for_restore(flag):
@@ -88,5 +77,5 @@ def test_a_phone_waits_out_a_restore_and_shows_the_table_after(
         expect(page.get_by_text("The session or round may have been deleted")).to_have_count(0)
         assert "/sessions/" in page.url
     # Once the restore is over, the page goes on polling and shows what was saved since.
-    _went_out(page, live_server, session_id)
+    add_round(live_server, session_id, went_out("Ann", Bo=5, Cy=7))
     expect(page.get_by_role("link", name="Edit round 1", exact=True)).to_be_visible(timeout=WAIT)

@@ -5,22 +5,14 @@ table when an earlier round is deleted, instead of being stuck on the old number
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, api
+from factories import add_round, new_session, stored_rounds, went_out
+from phone import CHROMIUM, CHROMIUM_ARGS, PHONE
 from playwright.sync_api import Browser, Page, Route, expect
 
 PLAYERS = ["Ann", "Bo", "Cy"]
 LIVE_WAIT = 8_000  # the poll comes every 1.25 s: a few of them
-
-
-def new_session(live_server: str) -> int:
-    return api(live_server, "/sessions", {"players": PLAYERS, "rounds": 6})["id"]
-
-
-def stored(live_server: str, session_id: int) -> list[dict[str, Any]]:
-    return api(live_server, f"/sessions/{session_id}")["rounds"]
 
 
 def type_round(page: Page, winner: str, racks: dict[str, str]) -> None:
@@ -58,7 +50,7 @@ def test_back_to_a_saved_round_form_saves_the_next_round(
     """Back after a save shows the round form again: the round typed there is a new round
     (the page is fetched afresh, `Cache-Control: no-store`, with a new key)."""
     page = phone_with_back_cache
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS, rounds=6)
     session_url = f"{live_server}/sessions/{session_id}"
     page.goto(session_url + "/rounds/new")
     page.evaluate("navigator.serviceWorker.ready")  # settled: nothing in flight at Back
@@ -75,7 +67,7 @@ def test_back_to_a_saved_round_form_saves_the_next_round(
     page.get_by_role("button", name="Save round").tap()
     expect(page).to_have_url(session_url)
     expect(page.locator("table.scores tbody tr")).to_have_count(2)
-    assert [r["winner"] for r in stored(live_server, session_id)] == ["Ann", "Bo"]
+    assert [r["winner"] for r in stored_rounds(live_server, session_id)] == ["Ann", "Bo"]
 
 
 def test_a_form_kept_in_the_back_forward_cache_draws_a_new_key(
@@ -85,7 +77,7 @@ def test_a_form_kept_in_the_back_forward_cache_draws_a_new_key(
     here, as a proxy or a browser keeping no-store pages might): the page shown again by Back
     draws a new key (`pageshow`, persisted), so the next round is not taken for the first."""
     page = phone_with_back_cache
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS, rounds=6)
     session_url = f"{live_server}/sessions/{session_id}"
 
     def kept(route: Route) -> None:
@@ -111,17 +103,16 @@ def test_a_form_kept_in_the_back_forward_cache_draws_a_new_key(
     # The form still names round 1, saved since: the phone is asked, what was typed kept.
     expect(page.get_by_role("alert")).to_contain_text("Someone just saved round 1")
     expect(page.get_by_role("textbox", name="Cy", exact=True)).to_have_value("9")
-    assert len(stored(live_server, session_id)) == 1
+    assert len(stored_rounds(live_server, session_id)) == 1
     page.get_by_role("button", name="Save round").tap()
     expect(page).to_have_url(session_url)
-    assert [r["winner"] for r in stored(live_server, session_id)] == ["Ann", "Bo"]
+    assert [r["winner"] for r in stored_rounds(live_server, session_id)] == ["Ann", "Bo"]
 
 
 def test_a_round_typed_in_place_follows_a_delete_before_it(page: Page, live_server: str) -> None:
-    session_id = new_session(live_server)
+    session_id = new_session(live_server, PLAYERS, rounds=6)
     for winner, racks in (("Ann", {"Bo": 10, "Cy": 20}), ("Bo", {"Ann": 3, "Cy": 4})):
-        body = {"ending": "went_out", "winner": winner, "racks": racks}
-        api(live_server, f"/sessions/{session_id}/rounds", body)
+        add_round(live_server, session_id, went_out(winner, **racks))
     page.goto(f"{live_server}/sessions/{session_id}")
     page.get_by_role("region", name="Who went out?").get_by_role("link", name="Cy").tap()
     expect(page.locator("#entry input[name=number]")).to_have_value("3")
@@ -137,5 +128,5 @@ def test_a_round_typed_in_place_follows_a_delete_before_it(page: Page, live_serv
     # Saved in place, not as a page: the round closed (the next one's form kept ready, hidden).
     expect(page.locator("#entry")).to_be_hidden()
     expect(page).to_have_url(f"{live_server}/sessions/{session_id}")
-    rounds = stored(live_server, session_id)
+    rounds = stored_rounds(live_server, session_id)
     assert [(r["number"], r["winner"]) for r in rounds] == [(1, "Bo"), (2, "Cy")]

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from drive import Phone
-from phone import api
+from factories import add_round, new_session, stored_rounds, went_out
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-ROUND = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 10, "Cy": 20, "Di": 30}}
+ROUND = went_out("Ann", Bo=10, Cy=20, Di=30)
 
 # Whether the element `css` finds lies wholly on the screen.
 ON_SCREEN = """
@@ -38,16 +38,10 @@ return true;
 
 
 def session_with(live_server: str, rounds: int, planned: int, **body: Any) -> int:
-    session_id = api(live_server, "/sessions", {"players": PLAYERS, "rounds": planned, **body})[
-        "id"
-    ]
+    session_id = new_session(live_server, PLAYERS, rounds=planned, **body)
     for _ in range(rounds):
-        api(live_server, f"/sessions/{session_id}/rounds", ROUND)
+        add_round(live_server, session_id, ROUND)
     return session_id
-
-
-def stored(live_server: str, session_id: int) -> list[dict[str, Any]]:
-    return api(live_server, f"/sessions/{session_id}")["rounds"]
 
 
 def on_screen(phone: Phone, css: str) -> None:
@@ -99,14 +93,14 @@ def test_the_last_round_saved_and_its_undo_are_brought_into_view(
     for css in (".announce", "#change-message", "#scores-table tbody tr:nth-child(6)"):
         on_screen(phone, css)
     focused_message(phone)
-    assert len(stored(live_server, session_id)) == 6
+    assert len(stored_rounds(live_server, session_id)) == 6
 
     phone.tap("#change-message button", "Undo")
     phone.expect_shown("#change-message", "Round 6 is taken back.")
     on_screen(phone, "#change-message")
     focused_message(phone)
     assert phone.run(SAME_PAGE), "the Undo loaded the page"
-    assert len(stored(live_server, session_id)) == 5
+    assert len(stored_rounds(live_server, session_id)) == 5
 
 
 def test_a_round_opened_in_place_closes_with_cancel_or_escape(
@@ -129,7 +123,7 @@ def test_a_round_opened_in_place_closes_with_cancel_or_escape(
     phone.wait_for(lambda: phone.find("#entry #round-form"), "the round open")
     phone.press("Escape")
     phone.wait_for(lambda: not phone.find("#entry #round-form"), "the round closed by Escape")
-    assert len(stored(live_server, session_id)) == 1
+    assert len(stored_rounds(live_server, session_id)) == 1
 
     # Who went out and the racks survive a trip through another ending.
     phone.tap(".went-out a", "Cy")
@@ -151,7 +145,7 @@ def test_a_round_opened_in_place_closes_with_cancel_or_escape(
     phone.fill("Di", "4")
     phone.tap("button", "Save round")
     phone.expect_shown("#undo-what", "Round 2 saved.")
-    assert stored(live_server, session_id)[1]["scores"]["Cy"] == 19
+    assert stored_rounds(live_server, session_id)[1]["scores"]["Cy"] == 19
     told = phone.run("return window.__told;")
     assert told[-2:] == ["saved", "closed"], told
 
@@ -161,8 +155,8 @@ def test_a_round_is_changed_and_deleted_in_place(phone: Phone, live_server: str)
     table in place; Delete asks once, in place, and offers Undo; no page load. A flagged
     value's ⚠ goes as soon as it is corrected."""
     session_id = session_with(live_server, rounds=1, planned=4)
-    flagged = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 200, "Cy": 2, "Di": 3}}
-    api(live_server, f"/sessions/{session_id}/rounds", {**flagged, "confirm": True})
+    flagged = went_out("Ann", Bo=200, Cy=2, Di=3)
+    add_round(live_server, session_id, {**flagged, "confirm": True})
     phone.visit(f"{live_server}/sessions/{session_id}")
     phone.run(MARK)
 
@@ -198,10 +192,10 @@ def test_a_round_is_changed_and_deleted_in_place(phone: Phone, live_server: str)
     phone.expect_shown("#undo-what", "Round 1 deleted.")
     on_screen(phone, "#change-message")
     focused_message(phone)
-    assert [r["scores"]["Bo"] for r in stored(live_server, session_id)] == [-20]
+    assert [r["scores"]["Bo"] for r in stored_rounds(live_server, session_id)] == [-20]
     phone.tap("#change-message button", "Undo")
     phone.expect_shown("#change-message", "Round 1 is back.")
-    assert len(stored(live_server, session_id)) == 2
+    assert len(stored_rounds(live_server, session_id)) == 2
     assert phone.run(SAME_PAGE), "a page was loaded"
 
 
@@ -227,7 +221,7 @@ def test_a_tap_on_a_name_focuses_the_first_rack_within_the_tap(
     phone.type("7")
     phone.tap("#entry button.next-field", "Save")
     phone.expect_shown("#undo-what", "Round 1 saved.")
-    assert stored(live_server, session_id)[0]["scores"]["Cy"] == 18
+    assert stored_rounds(live_server, session_id)[0]["scores"]["Cy"] == 18
     # The next round's form is made ready again, for the next tap.
     ready(phone)
 
@@ -255,8 +249,9 @@ def test_the_scores_stay_in_sight_while_a_round_is_typed(page: Page, live_server
     })"""
     assert page.evaluate(totals_seen)
     assert page.evaluate(f"(arguments) => {{ {ON_SCREEN} }}", ["#entry #rack_3"])
+    scrolled = page.evaluate("scrollY")
     page.mouse.wheel(0, 200)  # scrolled on through the form: still in sight
-    page.wait_for_timeout(100)
+    page.wait_for_function("(before) => scrollY > before", arg=scrolled)
     last.focus()
     assert page.evaluate(totals_seen)
     # Said once on the page: the round's number (the pill) and "Who went out?".

@@ -10,19 +10,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from factories import new_session
 from phone import PHONE
 from playwright.sync_api import Browser, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 REMINDER = "Play the freed joker this turn: it may never end on a rack."
-
-
-def create_session(page: Page, live_server: str, name: str, **rules: Any) -> int:
-    response = page.request.post(
-        f"{live_server}/api/v1/sessions", data={"name": name, "players": PLAYERS, "rules": rules}
-    )
-    assert response.status == 201, response.text()
-    return int(response.json()["id"])
 
 
 def watch(page: Page) -> list[str]:
@@ -92,7 +85,7 @@ def test_set_check_answers_at_once_and_run_wrap_toggle(page: Page, live_server: 
 
 def test_session_with_run_wrap_and_the_joker_swap(page: Page, live_server: str) -> None:
     problems = watch(page)
-    session_id = create_session(page, live_server, "Wrap night", run_wrap=True)
+    session_id = new_session(live_server, PLAYERS, name="Wrap night", rules={"run_wrap": True})
     page.goto(f"{live_server}/sessions/{session_id}")
     page.get_by_role("link", name="Table checker").tap()
     expect(page).to_have_url(f"{live_server}/tools/check?session={session_id}")
@@ -212,7 +205,7 @@ def test_keypad_enters_sets_and_the_swap_tile(page: Page, live_server: str) -> N
 
 
 def test_cards_session_keypad_and_readings_speak_cards(page: Page, live_server: str) -> None:
-    session_id = create_session(page, live_server, "Cards", played_with="cards")
+    session_id = new_session(live_server, PLAYERS, name="Cards", rules={"played_with": "cards"})
     page.goto(f"{live_server}/tools/check?session={session_id}")
     page.get_by_role("button", name="Keypad for Sets, one per line").tap()
     keypad = page.locator("#checker-keypad")

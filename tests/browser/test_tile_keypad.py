@@ -7,24 +7,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from babel.support import Translations
+from factories import new_session
 from phone import PHONE
 from playwright.sync_api import Browser, Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 TRANSLATIONS = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations"
-
-
-def create_session(page: Page, live_server: str, **rules: Any) -> int:
-    """A session made through the API, with these settings."""
-    response = page.request.post(
-        f"{live_server}/api/v1/sessions", data={"players": PLAYERS, "rules": rules}
-    )
-    assert response.status == 201, response.text()
-    return int(response.json()["id"])
 
 
 def rack_field(page: Page, name: str) -> Locator:
@@ -45,7 +36,7 @@ def new_went_out_round(page: Page, live_server: str, session_id: int, winner: st
 
 
 def test_supply_across_racks_joker_penalty_and_stored_tiles(page: Page, live_server: str) -> None:
-    session_id = create_session(page, live_server, tile_sets=1, joker_penalty=25)
+    session_id = new_session(live_server, PLAYERS, rules={"tile_sets": 1, "joker_penalty": 25})
     new_went_out_round(page, live_server, session_id, "Ann")
 
     # Bo's rack, tile by tile: two red 7s use up the single set's copies.
@@ -119,7 +110,7 @@ def test_supply_across_racks_joker_penalty_and_stored_tiles(page: Page, live_ser
 def test_a_third_copy_typed_by_hand_is_named_and_refused_by_the_server(
     page: Page, live_server: str
 ) -> None:
-    session_id = create_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     new_went_out_round(page, live_server, session_id, "Ann")
     rack_field(page, "Bo").fill("r7 r7")
     rack_field(page, "Cy").fill("red 7")
@@ -136,7 +127,7 @@ def test_a_third_copy_typed_by_hand_is_named_and_refused_by_the_server(
 
 def test_the_keypad_fits_a_360_px_phone(page: Page, live_server: str) -> None:
     page.set_viewport_size({"width": 360, "height": 740})
-    session_id = create_session(page, live_server, tile_sets=2)
+    session_id = new_session(live_server, PLAYERS, rules={"tile_sets": 2})
     new_went_out_round(page, live_server, session_id, "Ann")
     page.get_by_role("button", name="Tiles for Bo").tap()
     keys = keypad(page).locator(".key")
@@ -159,7 +150,7 @@ def test_on_a_small_phone_the_keypad_shows_its_rack_and_done_moves_on(
     rack's field and every key are on the screen; Done moves on to the next rack, and after
     the last one to Save."""
     page.set_viewport_size({"width": 360, "height": 640})
-    session_id = create_session(page, live_server, tile_sets=1)
+    session_id = new_session(live_server, PLAYERS, rules={"tile_sets": 1})
     page.goto(f"{live_server}/sessions/{session_id}")
     page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
     expect(rack_field(page, "Bo")).to_be_focused()
@@ -189,7 +180,7 @@ def test_on_a_small_phone_the_keypad_shows_its_rack_and_done_moves_on(
 
 
 def test_a_cards_session_shows_suits_and_stores_cards(page: Page, live_server: str) -> None:
-    session_id = create_session(page, live_server, played_with="cards")
+    session_id = new_session(live_server, PLAYERS, rules={"played_with": "cards"})
     new_went_out_round(page, live_server, session_id, "Ann")
     page.get_by_role("button", name="Cards for Bo").tap()
     for suit in ("♠", "♥", "♦", "♣"):
@@ -233,7 +224,7 @@ def test_the_keypad_comes_at_first_use_in_the_page_language_even_offline(
     """The round form loads without the keypad: its script, styles and words are fetched at the
     first tap on a rack's button; the service worker keeps them, so that works offline too."""
     page = french_page
-    session_id = create_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}/rounds/new")
     page.evaluate("navigator.serviceWorker.ready")
     page.reload()  # now under the worker's control, which keeps the app shell
@@ -263,7 +254,7 @@ def test_the_keypad_comes_at_first_use_in_the_page_language_even_offline(
 def test_an_empty_rack_opens_with_no_chip(page: Page, live_server: str) -> None:
     """The keypad's first opening, on a blank rack, before round.js has read any tiles: no
     chip (it showed a bogus "⚠ ×", the blank read as one unread tile)."""
-    session_id = create_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     new_went_out_round(page, live_server, session_id, "Ann")
     page.get_by_role("button", name="Tiles for Bo").tap()
     expect(keypad(page).locator(".keypad-head")).to_have_text("Bo: 0 tiles · 0 points")

@@ -4,8 +4,8 @@ start (a tie draws again), run out of time offline, and see the penalty message.
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from factories import new_session
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -26,19 +26,14 @@ AudioContext.prototype.createOscillator = function () {
 """
 
 
-def create_session(page: Page, live_server: str, **rules: Any) -> int:
-    response = page.request.post(
-        f"{live_server}/api/v1/sessions", data={"players": PLAYERS, "rules": rules}
-    )
-    assert response.status == 201, response.text()
-    return int(response.json()["id"])
-
-
 def test_clock_set_to_3_seconds_runs_out_with_the_penalty_message(
     page: Page, live_server: str
 ) -> None:
     page.add_init_script(SPIES)
-    session_id = create_session(page, live_server, seconds_per_turn=60, penalty_tiles=3)
+    page.clock.install()  # the page's time, run on by the test where it waits for it
+    session_id = new_session(
+        live_server, PLAYERS, rules={"seconds_per_turn": 60, "penalty_tiles": 3}
+    )
 
     # The session page offers the clock; the clock page sets 3 seconds in its custom field.
     page.goto(f"{live_server}/sessions/{session_id}")
@@ -77,17 +72,18 @@ def test_clock_set_to_3_seconds_runs_out_with_the_penalty_message(
     expect(page.get_by_role("timer")).to_have_text(re.compile(r"^00:0[123]$"))
     page.get_by_role("button", name="Pause").tap()
     held = page.get_by_role("timer").inner_text()
-    page.wait_for_timeout(1_500)
+    page.clock.run_for(1_500)
     expect(page.get_by_role("timer")).to_have_text(held)
     expect(page.locator("#clock-alert")).to_be_empty()
     page.get_by_role("button", name="Resume").tap()
+    page.clock.run_for(3_000)
 
     # At zero: the penalty message with the session's Penalty tiles, a vibration and a beep.
     message = (
         "Time! Put the table back as it was, take back the tiles you played "
         "and draw 3 penalty tiles."
     )
-    expect(clock.get_by_role("alert")).to_have_text(message, timeout=6_000)
+    expect(clock.get_by_role("alert")).to_have_text(message)
     expect(page.get_by_role("timer")).to_have_text("00:00")
     spied = page.evaluate("window.spied")
     assert spied["vibrate"], "no vibration at zero"
@@ -107,7 +103,7 @@ def test_clock_set_to_3_seconds_runs_out_with_the_penalty_message(
 
 
 def test_clock_off_is_offered_and_set_with_one_tap(page: Page, live_server: str) -> None:
-    session_id = create_session(page, live_server)
+    session_id = new_session(live_server, PLAYERS)
     page.goto(f"{live_server}/sessions/{session_id}")
     expect(page.get_by_role("link", name="Turn clock · 60 s a turn")).to_have_count(0)
     page.locator("#notes-section > summary").tap()  # "More"

@@ -20,12 +20,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import hidden_fields, went_out
 from postgres_databases import empty_tables, fresh_postgres_url
 
 REPO = Path(__file__).resolve().parents[2]
@@ -383,6 +383,7 @@ class Server:
         return Reply(response.status, parsed, text, headers)
 
     def new_session(self, players: Sequence[str], rounds: int, **rules: Any) -> int:
+        """Start a session through the API; its id."""
         body: dict[str, Any] = {"players": list(players), "rounds": rounds}
         if rules:
             body["rules"] = rules
@@ -408,25 +409,6 @@ def at_once(calls: Sequence[Callable[[], Reply]]) -> list[Reply]:
         return list(pool.map(run, calls))
 
 
-class HiddenFields(HTMLParser):
-    """The hidden inputs of a page's forms (the CSRF token, a round's key, number, version)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.values: dict[str, str] = {}
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        if tag == "input" and found.get("type") == "hidden" and found.get("name"):
-            self.values[str(found["name"])] = found.get("value") or ""
-
-
-def hidden_fields(page: str) -> dict[str, str]:
-    parser = HiddenFields()
-    parser.feed(page)
-    return parser.values
-
-
 def open_page(server: Server, path: str, cookie: str | None = None) -> tuple[dict[str, str], str]:
     """A phone opens a page: its forms' hidden fields, and the phone's cookie (the one it
     brought, or the one the page set)."""
@@ -436,12 +418,6 @@ def open_page(server: Server, path: str, cookie: str | None = None) -> tuple[dic
         cookie = page.headers["set-cookie"].split(";", 1)[0]
     assert cookie, "the page set no cookie"
     return hidden_fields(page.text), cookie
-
-
-def went_out(players: Sequence[str], winner: str, racks: Sequence[int]) -> dict[str, Any]:
-    """A went-out round body: the winner and each other player's rack value, in seat order."""
-    losers = [p for p in players if p != winner]
-    return {"ending": "went_out", "winner": winner, "racks": dict(zip(losers, racks, strict=True))}
 
 
 def varied_round(players: Sequence[str], i: int) -> dict[str, Any]:
@@ -456,7 +432,8 @@ def varied_round(players: Sequence[str], i: int) -> dict[str, Any]:
     if kind == 2:  # pool ran out: the winner holds the lowest rack
         racks = {p: 20 + (i * 5 + j * 13) % 70 for j, p in enumerate(players) if p != winner}
         return {"ending": "pool_empty", "racks": {winner: 1 + i % 19, **racks}}
-    body = went_out(players, winner, [1 + (i * 3 + j * 17) % 90 for j in range(n - 1)])
+    losers = [p for p in players if p != winner]
+    body = went_out(winner, **{p: 1 + (i * 3 + j * 17) % 90 for j, p in enumerate(losers)})
     if kind == 1:  # one loser's rack as tiles: value and count come from the tiles
         first_loser = next(iter(body["racks"]))
         body["racks"][first_loser] = [f"r{1 + i % 13}", f"k{1 + (i + 5) % 13}", "j"]

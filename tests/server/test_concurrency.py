@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import went_out_form
 from server_harness import (
     Reply,
     Server,
@@ -227,8 +228,7 @@ def open_round_form(server: Server, session_id: int) -> tuple[dict[str, str], st
 
 def typed_round(hidden: dict[str, str], winner: int, racks: dict[int, int]) -> dict[str, str]:
     """The form as a phone posts it: who went out (a seat) and the other racks."""
-    fields = dict(hidden) | {"ending": "went_out", "winner": str(winner)}
-    return fields | {f"rack_{seat}": str(value) for seat, value in racks.items()}
+    return hidden | went_out_form(winner, {seat: str(value) for seat, value in racks.items()})
 
 
 def test_round_form_double_taps_and_two_phones_store_each_round_once(live_server: Server) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import went_out
 from server_harness import (
     POSTGRES_URL,
     Server,
@@ -27,7 +28,6 @@ from server_harness import (
     inputs_of,
     inputs_of_stored,
     prepare_database,
-    went_out,
 )
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -80,7 +80,7 @@ def test_sigkill_mid_burst_loses_no_acknowledged_round(
                 if time.monotonic() - started > BURST_LIMIT_S:
                     return
                 # Rack values that say who sent it: Bo = the writer, Cy and Di = its sequence.
-                body = went_out(PLAYERS, "Ann", [1 + t, 1 + s % 90, 1 + s // 90])
+                body = went_out("Ann", Bo=1 + t, Cy=1 + s % 90, Di=1 + s // 90)
                 body["key"] = f"writer{t}-save{s}"  # what a phone sends again after a lost answer
                 try:
                     reply = server.request("POST", path, body)
@@ -148,7 +148,7 @@ def test_sigkill_mid_burst_loses_no_acknowledged_round(
             sent = Counter(inputs_of(b) for b in acked[session_id] + unknown[session_id])
             assert Counter(inputs_of_stored(r) for r in stored) == sent
             # The restarted server goes on where the table stopped.
-            more = went_out(PLAYERS, "Bo", [11, 12, 13])
+            more = went_out("Bo", Ann=11, Cy=12, Di=13)
             reply = server.request(
                 "POST", f"/api/v1/sessions/{session_id}/rounds", more | {"number": len(stored) + 1}
             )

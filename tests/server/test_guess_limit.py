@@ -8,12 +8,12 @@ starts (waitress, 8 threads) and on gunicorn with 2 worker processes, on SQLite 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
+from factories import csrf_token
 from server_harness import Reply, Server, assert_clean_log, at_once, prepare_database
 
 PASSPHRASE = "tiles on the table"
@@ -72,10 +72,8 @@ def sign_in_form(server: Server) -> tuple[str, str]:
     """The sign-in page's CSRF token and the session cookie it belongs to."""
     page = server.request("GET", "/sign-in", headers={"Accept": "text/html"})
     assert page.status == 200
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text)
-    assert token, page.text
     cookie = page.headers["set-cookie"].split(";", 1)[0]
-    return token[1], cookie
+    return csrf_token(page.text), cookie
 
 
 def where(server: Server) -> str:

@@ -12,7 +12,6 @@ the command ends (at most RESTORE_TIMEOUT_S), loopback only.
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import threading
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from factories import csrf_token
 from server_harness import (
     POSTGRES_URL,
     REPO,
@@ -51,12 +51,6 @@ if POSTGRES_URL:
     )
 
 
-def _token(reply: Reply) -> str:
-    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', reply.text)
-    assert found, reply.text[:500]
-    return found[1]
-
-
 def _cookies(reply: Reply, cookie: str = "") -> str:
     """The phone's cookies after an answer: the ones it had, with those the answer set."""
     jar = dict(c.split("=", 1) for c in cookie.split("; ") if "=" in c)
@@ -71,7 +65,7 @@ def _form_page(server: Server, path: str, cookie: str = "") -> tuple[str, str]:
     """A page's CSRF token and the phone's cookies after it (the session cookie set)."""
     page = server.request("GET", path, cookie=cookie or None, headers={"Accept": "text/html"})
     assert page.status == 200, page
-    return _token(page), _cookies(page, cookie)
+    return csrf_token(page.text), _cookies(page, cookie)
 
 
 def _sign_in(server: Server, passphrase: str = FAMILY) -> str:

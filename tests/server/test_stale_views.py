@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from server_harness import Server, at_once, hidden_fields, open_page, went_out
+from factories import hidden_fields, went_out, went_out_form
+from server_harness import Server, at_once, open_page
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
@@ -17,7 +18,7 @@ def evening(server: Server, count: int = 4) -> int:
     """A session of `count` rounds, each recognisable by Ann's rack (10, 20, 30, ...)."""
     session_id = server.new_session(PLAYERS, rounds=8)
     for i in range(count):
-        body = went_out(PLAYERS, "Bo", [10 * (i + 1), 5, 7])
+        body = went_out("Bo", Ann=10 * (i + 1), Cy=5, Di=7)
         reply = server.request("POST", f"/api/v1/sessions/{session_id}/rounds", body)
         assert reply.status == 201, reply
     return session_id
@@ -30,22 +31,15 @@ def ann_racks(server: Server, session_id: int) -> list[int]:
 
 def edit_fields(hidden: dict[str, str], ann: int) -> dict[str, str]:
     """The edit form as a phone posts it: Bo went out, Ann's rack changed."""
-    return (
-        hidden
-        | {"ending": "went_out", "winner": "1", "rack_0": str(ann)}
-        | {
-            "rack_2": "5",
-            "rack_3": "7",
-        }
-    )
+    return hidden | went_out_form(1, {0: str(ann), 2: "5", 3: "7"})
 
 
 def test_every_round_version_is_new_to_its_session(live_server: Server) -> None:
     session_id = evening(live_server)
     live_server.request("DELETE", f"/api/v1/sessions/{session_id}/rounds/2")
     path = f"/api/v1/sessions/{session_id}/rounds"
-    live_server.request("POST", path, went_out(PLAYERS, "Bo", [50, 5, 7]))
-    put = live_server.request("PUT", f"{path}/1", went_out(PLAYERS, "Bo", [11, 5, 7]))
+    live_server.request("POST", path, went_out("Bo", Ann=50, Cy=5, Di=7))
+    put = live_server.request("PUT", f"{path}/1", went_out("Bo", Ann=11, Cy=5, Di=7))
     assert put.status == 200, put
     versions = [r["version"] for r in live_server.session(session_id)["rounds"]]
     assert len(set(versions)) == len(versions) == 4, versions
@@ -93,7 +87,7 @@ def test_an_api_edit_or_delete_with_an_old_version_changes_nothing(live_server: 
     seen = live_server.request("GET", f"{path}/3").body["version"]
     assert live_server.request("DELETE", f"{path}/2").status == 204
     put = live_server.request(
-        "PUT", f"{path}/3", went_out(PLAYERS, "Bo", [1, 5, 7]) | {"version": seen}
+        "PUT", f"{path}/3", went_out("Bo", Ann=1, Cy=5, Di=7) | {"version": seen}
     )
     assert put.status == 409 and put.body["errors"][0]["code"] == "stale_round", put
     deleted = live_server.request("DELETE", f"{path}/3?version={seen}")
@@ -132,8 +126,7 @@ def test_a_delete_page_left_open_and_deletes_at_once_remove_one_round(
 def test_undo_after_another_phones_delete_changes_nothing(live_server: Server) -> None:
     session_id = evening(live_server, count=2)
     hidden, cookie = open_page(live_server, f"/sessions/{session_id}/rounds/new")
-    fields = hidden | {"ending": "went_out", "winner": "1", "rack_0": "30"}
-    fields |= {"rack_2": "5", "rack_3": "7"}
+    fields = hidden | went_out_form(1, {0: "30", 2: "5", 3: "7"})
     added = live_server.request(
         "POST", f"/sessions/{session_id}/rounds/new", form=fields, cookie=cookie
     )
