@@ -201,12 +201,12 @@ def explain(connection: Any, statement: str, parameters: Any, note: str = "") ->
 def plans_of(app: Any) -> dict[str, list[str]]:
     """The plans of the statements behind the home page, the API list and the stats pages."""
     from scorekeeper.extensions import db
-    from scorekeeper.services import sessions, stats
+    from scorekeeper.services import lists, stats
 
     year = stats.Period(date.today() - timedelta(days=365), date.today())
     actions: dict[str, Callable[[], object]] = {
-        "home page": lambda: sessions.home_page(1),
-        "API list (20)": lambda: sessions.list_sessions(20, 0),
+        "home page": lambda: lists.home_page(1),
+        "API list (20)": lambda: lists.list_sessions(20, 0),
         "/players": lambda: stats.list_players(),
         "/players (one year)": lambda: stats.list_players(year),
         "/players/<id>": lambda: stats.get_player_stats(1),
@@ -228,9 +228,9 @@ def home_index_effect(app: Any) -> tuple[list[str], list[str], float, float]:
     """The home page's statement planned and timed without the index of the sessions in
     progress (dropped inside a transaction that is rolled back) and with it."""
     from scorekeeper.extensions import db
-    from scorekeeper.services import sessions
+    from scorekeeper.services import lists
 
-    statement, parameters = statements_of(app, lambda: sessions.home_page(1))[0]
+    statement, parameters = statements_of(app, lambda: lists.home_page(1))[0]
 
     def run(connection: Any) -> None:
         connection.exec_driver_sql(statement, parameters).all()
@@ -312,7 +312,7 @@ def old_home_read(app: Any) -> float:
 
     from scorekeeper.extensions import db
     from scorekeeper.models import GameSession, Round
-    from scorekeeper.services.sessions import view_of
+    from scorekeeper.services.views import view_of
 
     everything = sa.select(GameSession).options(
         so.selectinload(GameSession.seats),

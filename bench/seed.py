@@ -38,7 +38,7 @@ from scorekeeper.models import Entry, GameSession, Player, Round, Seat  # noqa: 
 from scorekeeper.rules import Rack, RoundEntry, Settings, score_round, standings  # noqa: E402
 from scorekeeper.rules.players import name_key  # noqa: E402
 from scorekeeper.services.changes import round_change  # noqa: E402
-from scorekeeper.services.sessions import standing_of  # noqa: E402
+from scorekeeper.services.writes import standing_of  # noqa: E402
 
 FAMILY = ("Ann", "Bo", "Cy", "Di", "Łucja", "Søren", "Mari", "Élodie")
 # How many players sit at a session, and how often.

@@ -50,10 +50,6 @@ def create_app(
 
     i18n.init_app(app)  # Flask-Babel: the locale per phone, the /language switcher, formats
 
-    from scorekeeper.services import access
-
-    access.init_app(app)  # hashes SCOREKEEPER_PASSPHRASE, if set, once
-
     from scorekeeper import models  # noqa: F401  (registers the tables with db.metadata)
     from scorekeeper.web import register_blueprints
 

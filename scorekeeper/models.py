@@ -71,7 +71,7 @@ class GameSession(Model):
     change: so.Mapped[dict[str, Any] | None] = so.mapped_column(sa.JSON)
     # The family's notes on the evening (who brought the cake, the house rule of the night).
     notes: so.Mapped[str] = so.mapped_column(sa.String(2000), default="", server_default="")
-    # The table in brief, kept by every write (services.sessions.touch), so that a list of
+    # The table in brief, kept by every write (services.writes.touch), so that a list of
     # sessions reads no rounds: the rounds played and `standing`, who leads and with what
     # total, and who won once complete ({"leaders": [...], "leading_total": 85, "winners": []}).
     rounds_played: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
@@ -102,7 +102,7 @@ class Seat(Model):
     position: so.Mapped[int]
     # The name shown in this session; a rename re-links the seat to the player of that name.
     name: so.Mapped[str] = so.mapped_column(sa.String(40))
-    # The seat's line of the table in brief, kept by every write (services.sessions.touch) so
+    # The seat's line of the table in brief, kept by every write (services.writes.touch) so
     # that the players' statistics read no round: its total as the table stands (after any
     # dropped round), whether it won the complete session (a shared win too), the rounds it
     # won, and the sum, best and worst of its round scores (None before its first round).

@@ -21,7 +21,7 @@ from postgres_databases import empty_tables, fresh_postgres_url
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.services import access
+from scorekeeper.web.access import SETTINGS
 
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
@@ -178,7 +178,7 @@ class SharedApps:
         app.config.clear()
         app.config.update(config)
         app.static_folder = static_folder
-        app.extensions[access.VERIFIED] = set()
+        app.extensions[SETTINGS].verified.clear()
         with app.app_context(), db.engine.begin() as connection:
             empty_tables(connection, db.metadata.sorted_tables)
         return app

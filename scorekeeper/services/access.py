@@ -2,21 +2,25 @@
 
 The passphrase comes from the server's configuration (SCOREKEEPER_PASSPHRASE, hashed once at
 start) or from the household row set in the app; the configuration wins. The row is read once
-per request (kept in `g`), never across requests, so a change made through one server process
-is seen at once by every other. Wrong guesses are counted in the database for the same reason.
+per request (a RequestAccess, kept by the web layer), never across requests, so a change made
+through one server process is seen at once by every other. Wrong guesses are counted in the
+database for the same reason.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
+import logging
 import math
 import secrets
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask, current_app, g
 from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -24,15 +28,13 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from scorekeeper.extensions import db, read_at_once
 from scorekeeper.models import HOUSEHOLD_ID, FailedSignIn, Household, SignedOutCookie
 from scorekeeper.rules.errors import Problem
-from scorekeeper.services.sessions import MAX_ID, begin_write, household_and_stamp
+from scorekeeper.services.stamps import Stamp, household_and_stamp
+from scorekeeper.services.views import MAX_ID
+from scorekeeper.services.writes import begin_write
 
 MIN_PASSPHRASE = 8
 MAX_PASSPHRASE = 200
-# Where create_app keeps the configured passphrase's hash, and the right guesses already seen.
-CONFIGURED = "scorekeeper.access.configured"
-VERIFIED = "scorekeeper.access.verified"
 MAX_VERIFIED = 256
-_STATE = "scorekeeper_access_state"
 _COOKIE_SALT = "scorekeeper.household-access"
 # A cookie's random id (URL-safe base64 of 16 bytes: 22 characters; stored up to 32).
 TOKEN_ID_BYTES = 16
@@ -134,20 +136,54 @@ class CookieClaims:
     issued_at: datetime
 
 
-def init_app(app: Flask) -> None:
-    """Hash the configured passphrase once, at start (blank means none); keep no plain text."""
-    plain = app.config.get("PASSPHRASE")
+@dataclass(frozen=True)
+class AccessSettings:
+    """What the passphrase checks take from the app's configuration, read once at start, and
+    the right guesses this process has weighed already (`verified`)."""
+
+    secret: bytes
+    hash_method: str
+    failure_window: timedelta
+    failure_limit: int
+    cookie_max_age: int
+    unremembered_max_age: int
+    configured: ConfiguredPassphrase | None = None
+    verified: set[bytes] = field(default_factory=set)
+
+
+@dataclass
+class RequestAccess:
+    """One request's passphrase checks: the settings, the state in force once read, and the
+    session's stamp a poll read with it (the web layer keeps one per request)."""
+
+    settings: AccessSettings
+    state: AccessState | None = None
+    peeked: tuple[int, Stamp | None] | None = None
+
+
+def settings_of(config: Mapping[str, Any]) -> AccessSettings:
+    """The settings from the app's configuration; the configured passphrase (blank means none)
+    hashed once, at start: no plain text is kept."""
+    key = config.get("SECRET_KEY") or ""
+    settings = AccessSettings(
+        key if isinstance(key, bytes) else str(key).encode(),
+        str(config.get("PASSPHRASE_HASH_METHOD") or "scrypt"),
+        timedelta(seconds=int(config["ACCESS_FAILURE_WINDOW"])),
+        int(config["ACCESS_FAILURE_LIMIT"]),
+        int(config["ACCESS_COOKIE_MAX_AGE"]),
+        int(config["ACCESS_COOKIE_UNREMEMBERED_MAX_AGE"]),
+    )
+    plain = config.get("PASSPHRASE")
     text = clean(str(plain)) if plain is not None else ""
-    app.extensions[VERIFIED] = set()
     if not text:
-        app.extensions[CONFIGURED] = None
-        return
+        return settings
     if len(text) < MIN_PASSPHRASE:
-        app.logger.warning(
+        logging.getLogger(__name__).warning(
             "SCOREKEEPER_PASSPHRASE is shorter than %d characters: easy to guess.", MIN_PASSPHRASE
         )
-    fingerprint = hmac.new(_secret(app), b"configured\0" + text.encode(), hashlib.sha256)
-    app.extensions[CONFIGURED] = ConfiguredPassphrase(_hash(text, app), fingerprint.hexdigest())
+    fingerprint = hmac.new(settings.secret, b"configured\0" + text.encode(), hashlib.sha256)
+    configured = ConfiguredPassphrase(_hash(settings, text), fingerprint.hexdigest())
+    return dataclasses.replace(settings, configured=configured)
 
 
 def clean(passphrase: str) -> str:
@@ -155,52 +191,46 @@ def clean(passphrase: str) -> str:
     return passphrase.strip()
 
 
-def _secret(app: Flask) -> bytes:
-    key = app.secret_key or ""
-    return key if isinstance(key, bytes) else str(key).encode()
-
-
-def _hash(text: str, app: Flask | None = None) -> str:
+def _hash(settings: AccessSettings, text: str) -> str:
     """The passphrase's salted hash, by the configured method (PASSPHRASE_HASH_METHOD)."""
-    method = str((app or current_app).config.get("PASSPHRASE_HASH_METHOD") or "scrypt")
-    return generate_password_hash(text, method=method)
+    return generate_password_hash(text, method=settings.hash_method)
 
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def read_for_poll(session_id: int) -> None:
+def read_for_poll(here: RequestAccess, session_id: int) -> None:
     """A poll of a session (its live table, its JSON): the passphrase state and the session's
-    stamp in one read outside any transaction, so a poll that finds nothing new costs one
-    statement (services.sessions.household_and_stamp)."""
-    if g.get(_STATE) is None and 1 <= session_id <= MAX_ID:
-        setattr(g, _STATE, _state_of(household_and_stamp(session_id)))
+    stamp in one read outside any transaction (stamps.household_and_stamp)."""
+    if here.state is None and 1 <= session_id <= MAX_ID:
+        row, stamp = household_and_stamp(session_id)
+        here.state, here.peeked = _state_of(here.settings, row), (session_id, stamp)
 
 
-def access_state() -> AccessState:
-    """The passphrase in force: read once per request and kept in `g` for that request only."""
-    cached: AccessState | None = g.get(_STATE)
-    if cached is not None:
-        return cached
+def access_state(here: RequestAccess) -> AccessState:
+    """The passphrase in force: read once per request and kept in `here` for that request."""
+    if here.state is not None:
+        return here.state
     row = db.session.execute(
         sa.select(Household.passphrase_hash, Household.cookie_epoch, Household.generation).where(
             Household.id == HOUSEHOLD_ID
         )
     ).first()
-    state = _state_of(None if row is None else (row[0], row[1], row[2]))
-    setattr(g, _STATE, state)
-    return state
+    here.state = _state_of(here.settings, None if row is None else (row[0], row[1], row[2]))
+    return here.state
 
 
-def _state_of(row: tuple[str | None, int, str | None] | None) -> AccessState:
+def _state_of(
+    settings: AccessSettings, row: tuple[str | None, int, str | None] | None
+) -> AccessState:
     """The passphrase in force, from the household's row and the configuration; with no row
     (a restore or a set-up under way) a state that is not ready: the gate stays closed."""
     if row is None:
         return AccessState(None, False, "", "", ready=False)
     passphrase_hash, cookie_epoch, generation = row
     epoch = f"{cookie_epoch}.{generation or ''}"  # a restore moves it on (services/backup.py)
-    configured: ConfiguredPassphrase | None = current_app.extensions.get(CONFIGURED)
+    configured = settings.configured
     if configured is not None:
         state = AccessState(configured.passphrase_hash, True, epoch, configured.fingerprint)
     elif passphrase_hash:
@@ -211,39 +241,30 @@ def _state_of(row: tuple[str | None, int, str | None] | None) -> AccessState:
     return state
 
 
-def _forget_state() -> None:
-    g.pop(_STATE, None)
-
-
 # Wrong guesses ---------------------------------------------------------------------------
 
 
-def _window() -> timedelta:
-    return timedelta(seconds=int(current_app.config["ACCESS_FAILURE_WINDOW"]))
-
-
-def _recent_failures(address: str) -> list[datetime]:
+def _recent_failures(settings: AccessSettings, address: str) -> list[datetime]:
     """This address's wrong guesses inside the window, newest first, at most the limit."""
-    limit = int(current_app.config["ACCESS_FAILURE_LIMIT"])
     return list(
         db.session.scalars(
             sa.select(FailedSignIn.attempted_at)
             .where(
                 FailedSignIn.address == address,
-                FailedSignIn.attempted_at > _now() - _window(),
+                FailedSignIn.attempted_at > _now() - settings.failure_window,
             )
             .order_by(FailedSignIn.attempted_at.desc())
-            .limit(limit)
+            .limit(settings.failure_limit)
         )
     )
 
 
-def _wait(failures: list[datetime]) -> int | None:
+def _wait(settings: AccessSettings, failures: list[datetime]) -> int | None:
     """Seconds before the next guess, given the recent failures; None when it may guess now."""
-    if len(failures) < int(current_app.config["ACCESS_FAILURE_LIMIT"]):
+    if len(failures) < settings.failure_limit:
         return None
     # Free again when the oldest of the last `limit` failures leaves the window.
-    free_at = failures[-1] + _window()
+    free_at = failures[-1] + settings.failure_window
     return max(1, math.ceil((free_at - _now()).total_seconds()))
 
 
@@ -258,7 +279,7 @@ def _serialise_guesses() -> None:
         db.session.execute(sa.text("LOCK TABLE failed_sign_ins IN SHARE ROW EXCLUSIVE MODE"))
 
 
-def _take_a_guess(address: str) -> None:
+def _take_a_guess(settings: AccessSettings, address: str) -> None:
     """Count a guess before it is weighed, or refuse it: atomic, in one transaction.
 
     Under the lock, count this address's guesses in the window; at the limit raise
@@ -269,12 +290,14 @@ def _take_a_guess(address: str) -> None:
     begin_write()
     try:
         _serialise_guesses()
-        wait = _wait(_recent_failures(address))
+        wait = _wait(settings, _recent_failures(settings, address))
         if wait is not None:
             raise TooManyAttempts(wait)
         now = _now()
         db.session.execute(
-            sa.delete(FailedSignIn).where(FailedSignIn.attempted_at <= now - _window())
+            sa.delete(FailedSignIn).where(
+                FailedSignIn.attempted_at <= now - settings.failure_window
+            )
         )
         db.session.add(FailedSignIn(address=address[:64], attempted_at=now))
         db.session.commit()
@@ -294,31 +317,25 @@ def _forget_failures(address: str) -> None:
         raise
 
 
-def _digest(passphrase_hash: str, text: str) -> bytes:
-    return hmac.new(
-        _secret(current_app), passphrase_hash.encode() + b"\0" + text.encode(), hashlib.sha256
-    ).digest()
+def _digest(settings: AccessSettings, passphrase_hash: str, text: str) -> bytes:
+    """A right guess as `verified` keeps it (keyed: an API client sending its bearer token on
+    every call pays for the slow hash only once)."""
+    message = passphrase_hash.encode() + b"\0" + text.encode()
+    return hmac.new(settings.secret, message, hashlib.sha256).digest()
 
 
-def _verified() -> set[bytes]:
-    """Right guesses already weighed by this process, by a keyed digest, so an API client
-    sending its bearer token on every call pays for the slow hash only once."""
-    seen: set[bytes] = current_app.extensions.setdefault(VERIFIED, set())
-    return seen
-
-
-def _matches(passphrase_hash: str, text: str) -> bool:
+def _matches(settings: AccessSettings, passphrase_hash: str, text: str) -> bool:
     """check_password_hash (constant-time), remembering a right guess."""
     if not check_password_hash(passphrase_hash, text):
         return False
-    seen = _verified()
+    seen = settings.verified
     if len(seen) >= MAX_VERIFIED:
         seen.clear()
-    seen.add(_digest(passphrase_hash, text))
+    seen.add(_digest(settings, passphrase_hash, text))
     return True
 
 
-def check_passphrase(address: str, guess: str | None) -> None:
+def check_passphrase(here: RequestAccess, address: str, guess: str | None) -> None:
     """Let the right passphrase through and count a wrong one against the client's address.
 
     While the address is over the limit, TooManyAttempts is raised even for the right one;
@@ -326,20 +343,20 @@ def check_passphrase(address: str, guess: str | None) -> None:
     A guess is counted before it is weighed (_take_a_guess), so a burst of guesses sent at
     once weighs no more than the limit; a right one already seen needs neither.
     """
-    state = access_state()
+    state, settings = access_state(here), here.settings
     if state.passphrase_hash is None:
         return
-    failures = _recent_failures(address)
-    wait = _wait(failures)
+    failures = _recent_failures(settings, address)
+    wait = _wait(settings, failures)
     if wait is not None:
         raise TooManyAttempts(wait)
     text = clean(guess or "")
-    if text and _digest(state.passphrase_hash, text) in _verified():
+    if text and _digest(settings, state.passphrase_hash, text) in settings.verified:
         if failures:
             _forget_failures(address)
         return
-    _take_a_guess(address)
-    if text and _matches(state.passphrase_hash, text):
+    _take_a_guess(settings, address)
+    if text and _matches(settings, state.passphrase_hash, text):
         _forget_failures(address)
         return
     raise WrongPassphrase(Problem("unauthorized", "That is not the household passphrase."))
@@ -348,37 +365,37 @@ def check_passphrase(address: str, guess: str | None) -> None:
 # Cookies ---------------------------------------------------------------------------------
 
 
-def _serializer(state: AccessState) -> URLSafeTimedSerializer:
+def _serializer(settings: AccessSettings, state: AccessState) -> URLSafeTimedSerializer:
     # The passphrase's fingerprint and the epoch are part of the signing key: a new passphrase,
     # or "sign out every phone", leaves every cookie signed before unreadable.
     salt = f"{_COOKIE_SALT}.{state.fingerprint}.{state.epoch}"
-    return URLSafeTimedSerializer(_secret(current_app), salt=salt)
+    return URLSafeTimedSerializer(settings.secret, salt=salt)
 
 
-def cookie_token(remember: bool, token_id: str | None = None) -> str:
+def cookie_token(here: RequestAccess, remember: bool, token_id: str | None = None) -> str:
     """The signed value of a "remember this phone" cookie for the passphrase in force: a new
     random id, or `token_id` when a phone's cookie is renewed (renew_cookie)."""
     token_id = token_id or secrets.token_urlsafe(TOKEN_ID_BYTES)
-    return _serializer(access_state()).dumps({"remember": bool(remember), "id": token_id})
+    claims = {"remember": bool(remember), "id": token_id}
+    return _serializer(here.settings, access_state(here)).dumps(claims)
 
 
-def _max_age(remember: bool) -> int:
+def _max_age(settings: AccessSettings, remember: bool) -> int:
     """How long the server takes a cookie: a year ticked, a few hours unticked."""
-    name = "ACCESS_COOKIE_MAX_AGE" if remember else "ACCESS_COOKIE_UNREMEMBERED_MAX_AGE"
-    return int(current_app.config[name])
+    return settings.cookie_max_age if remember else settings.unremembered_max_age
 
 
-def read_cookie(token: str | None) -> CookieClaims | None:
+def read_cookie(here: RequestAccess, token: str | None) -> CookieClaims | None:
     """What a cookie says, if it was signed for the passphrase in force, is younger than its
     kind's limit (a year remembered, ACCESS_COOKIE_UNREMEMBERED_MAX_AGE not), and was not
     signed out. The last costs one read by primary key, made only for a well-signed cookie
     while a passphrase is set, outside any transaction as a poll's read is."""
-    state = access_state()
+    state, settings = access_state(here), here.settings
     if not token or not state.locked:
         return None
     try:
-        claims, signed = _serializer(state).loads(
-            token, max_age=_max_age(remember=True), return_timestamp=True
+        claims, signed = _serializer(settings, state).loads(
+            token, max_age=_max_age(settings, remember=True), return_timestamp=True
         )
     except BadData:
         return None
@@ -389,29 +406,29 @@ def read_cookie(token: str | None) -> CookieClaims | None:
         return None  # signed before cookies carried an id: it could not be signed out
     remember = bool(claims.get("remember"))
     issued_at = signed.astimezone(UTC).replace(tzinfo=None)
-    if not remember and _now() - issued_at > timedelta(seconds=_max_age(remember=False)):
+    if not remember and _now() - issued_at > timedelta(seconds=_max_age(settings, False)):
         return None
     if read_at_once(_SIGNED_OUT, {"token_id": token_id}) is not None:
         return None
     return CookieClaims(remember=remember, token_id=token_id, issued_at=issued_at)
 
 
-def needs_renewal(claims: CookieClaims) -> bool:
+def needs_renewal(settings: AccessSettings, claims: CookieClaims) -> bool:
     """An unticked cookie is signed again, with its id, once it is older than a twelfth of its
     limit (an hour of twelve), so a phone in use stays signed in and one put away does not."""
     if claims.remember:
         return False
     age = _now() - claims.issued_at
-    return age > timedelta(seconds=_max_age(remember=False) / 12)
+    return age > timedelta(seconds=_max_age(settings, remember=False) / 12)
 
 
-def sign_out_cookie(claims: CookieClaims) -> None:
+def sign_out_cookie(settings: AccessSettings, claims: CookieClaims) -> None:
     """Refuse this cookie, and every copy of it, from now until it would have expired anyway;
     forget the sign-outs whose cookies have expired. One transaction of its own."""
     now = _now()
     # Every token with this id was signed by now; a minute more for a renewal signed by a
     # request running at this very moment.
-    expires_at = now + timedelta(seconds=_max_age(claims.remember) + 60)
+    expires_at = now + timedelta(seconds=_max_age(settings, claims.remember) + 60)
     begin_write()
     try:
         db.session.execute(sa.delete(SignedOutCookie).where(SignedOutCookie.expires_at <= now))
@@ -460,7 +477,9 @@ def _not_configured(state: AccessState) -> None:
         )
 
 
-def _write_household(expected_hash: str | None, new_hash: str | None, moved: Problem) -> None:
+def _write_household(
+    here: RequestAccess, expected_hash: str | None, new_hash: str | None, moved: Problem
+) -> None:
     """Store a new hash (or none) and bump the cookie epoch, if the stored hash is still the
     one the request saw; `moved` says what to tell the family when it is not."""
     begin_write()
@@ -481,12 +500,12 @@ def _write_household(expected_hash: str | None, new_hash: str | None, moved: Pro
         db.session.rollback()
         raise
     finally:
-        _forget_state()
+        here.state = None
 
 
-def set_passphrase(passphrase: str | None) -> None:
+def set_passphrase(here: RequestAccess, passphrase: str | None) -> None:
     """Set the first passphrase: from then on every page and API call needs it."""
-    state = access_state()
+    state = access_state(here)
     _not_configured(state)
     if state.locked:
         raise PassphraseRefused(
@@ -495,8 +514,9 @@ def set_passphrase(passphrase: str | None) -> None:
                 "A passphrase is already set: change it with the current one.",
             )
         )
-    new_hash = _hash(_new_passphrase(passphrase))
+    new_hash = _hash(here.settings, _new_passphrase(passphrase))
     _write_household(
+        here,
         None,
         new_hash,
         Problem(
@@ -506,17 +526,20 @@ def set_passphrase(passphrase: str | None) -> None:
     )
 
 
-def change_passphrase(address: str, current: str | None, passphrase: str | None) -> None:
+def change_passphrase(
+    here: RequestAccess, address: str, current: str | None, passphrase: str | None
+) -> None:
     """Replace the passphrase; needs the current one, and signs every phone out."""
-    state = access_state()
+    state = access_state(here)
     _not_configured(state)
     if not state.locked:
         raise PassphraseRefused(Problem("passphrase_refused", "No passphrase is set yet."))
     text = _new_passphrase(passphrase)
-    check_passphrase(address, current)
+    check_passphrase(here, address, current)
     _write_household(
+        here,
         state.passphrase_hash,
-        _hash(text),
+        _hash(here.settings, text),
         Problem(
             "passphrase_refused",
             "The passphrase was changed a moment ago, perhaps on another phone.",
@@ -524,14 +547,15 @@ def change_passphrase(address: str, current: str | None, passphrase: str | None)
     )
 
 
-def remove_passphrase(address: str, current: str | None) -> None:
+def remove_passphrase(here: RequestAccess, address: str, current: str | None) -> None:
     """Open Scorekeeper to everyone on the network again; needs the current passphrase."""
-    state = access_state()
+    state = access_state(here)
     _not_configured(state)
     if not state.locked:
         return
-    check_passphrase(address, current)
+    check_passphrase(here, address, current)
     _write_household(
+        here,
         state.passphrase_hash,
         None,
         Problem(
@@ -541,9 +565,9 @@ def remove_passphrase(address: str, current: str | None) -> None:
     )
 
 
-def sign_out_every_phone() -> None:
+def sign_out_every_phone(here: RequestAccess) -> None:
     """Make every "remember this phone" cookie worthless, whatever the passphrase's source."""
-    state = access_state()
+    state = access_state(here)
     stored = None if state.configured else state.passphrase_hash
     if state.configured:
         # The row, if any, may hold an older in-app hash that the configuration overrides.
@@ -551,6 +575,7 @@ def sign_out_every_phone() -> None:
             sa.select(Household.passphrase_hash).where(Household.id == HOUSEHOLD_ID)
         )
     _write_household(
+        here,
         stored,
         stored,
         Problem("passphrase_refused", "The passphrase was changed a moment ago: sign in again."),

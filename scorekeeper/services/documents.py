@@ -9,7 +9,8 @@ from typing import Any
 from scorekeeper.rules import MeldCheck, Problem, SetCheck
 from scorekeeper.rules.sets import SwapCheck
 from scorekeeper.services.changes import Change
-from scorekeeper.services.sessions import RoundView, SessionSummary, SessionView
+from scorekeeper.services.lists import SessionSummary
+from scorekeeper.services.views import RoundView, SessionView
 
 #: How a document words a change: English by default; the web layer passes its translator.
 ChangeRender = Callable[[Change], str]

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Round, Seat
 from scorekeeper.services.documents import Title, english_title
-from scorekeeper.services.sessions import EntryView, SessionView
+from scorekeeper.services.views import EntryView, SessionView
 
 BOM = "\ufeff"
 LINE_END = "\r\n"

@@ -23,21 +23,17 @@ from scorekeeper.rules.players import name_key
 from scorekeeper.services.bodies import RoundInput, read
 from scorekeeper.services.changes import Change, round_change
 from scorekeeper.services.errors import bad_request, not_found
-from scorekeeper.services.sessions import (
-    Locked,
+from scorekeeper.services.stamps import Stamp
+from scorekeeper.services.views import (
     RoundView,
     SessionView,
-    Stamp,
     StoredEntry,
     StoredRound,
     load_session,
     round_view,
-    table_rows,
-    touch,
     view_of,
-    writing,
-    writing_rounds,
 )
+from scorekeeper.services.writes import Locked, writing, writing_rounds
 
 R = TypeVar("R", Round, StoredRound)
 # The tables a write of rounds changes with statements of its own (Core: no ORM bookkeeping,
@@ -183,51 +179,58 @@ class Written(NamedTuple):
 def add_round(session_id: int, body: object) -> Written:
     """Record a new round; a repeated idempotency key returns the first round (created False).
 
-    Writes to one session are serialised (services.sessions.writing), so two phones saving at
+    Writes to one session are serialised (services.writes.writing), so two phones saving at
     once get consecutive numbers, or, when both name the same round, one of them is told.
     """
     asked = read(RoundInput, body)
     with writing_rounds(session_id) as locked:
         gs, stored = locked.session, locked.rounds
         request, seen = _parsed(asked, Settings.from_dict(gs.rules)), asked.version
+        number = len(stored) + 1
         if request.key and (existing := _round_by_key(stored, request.key)):
             if not _same_round(gs, existing, request):
                 raise _key_reused(existing.number)
-            return _written(locked, existing.number, created=False)
-        number = len(stored) + 1
-        if request.number is not None and request.number != number:
-            if 1 <= request.number < number:
-                raise _duplicate(request.number)
-            if seen is None or request.number < 1 or gs.numbering_version <= seen:
-                raise bad_request("The next round is round %(next)d.", "number", next=number)
-        if seen is not None and (gs.numbering_version > seen or seen > gs.version):
-            raise _renumbered(number)
-        scored = _score(gs, request)
-        if len(stored) >= gs.rounds_planned:
-            raise RulesError.one(
-                "session_complete",
-                "The agreed %(rounds)d rounds are played: agree to play another round first.",
-                rounds=gs.rounds_planned,
-            )
-        new = _stored(gs, scored, number, request.key)
-        stored.append(new)
-        touch(gs, round_change("round_added", number), rows=table_rows(stored))
-        new.version = gs.version
-        new.id = db.session.execute(
-            sa.insert(ROUNDS)
-            .values(
-                session_id=gs.id,
-                number=number,
-                ending=new.ending,
-                winner_seat_id=new.winner_seat_id,
-                idempotency_key=request.key,
-                version=new.version,
-            )
-            .returning(ROUNDS.c.id)
-        ).scalar_one()
-        _insert_entries(new)
-        written = _written(locked, number)
-    return written
+            locked.change = None  # the round was stored before: nothing changes
+            number = existing.number
+        else:
+            _add(locked, request, number, seen)
+    return _written(locked, number, created=locked.change is not None)
+
+
+def _add(locked: Locked, request: RoundRequest, number: int, seen: int | None) -> None:
+    """Store the new round `number` in the write of rounds `locked`."""
+    gs, stored = locked.session, locked.rounds
+    if request.number is not None and request.number != number:
+        if 1 <= request.number < number:
+            raise _duplicate(request.number)
+        if seen is None or request.number < 1 or gs.numbering_version <= seen:
+            raise bad_request("The next round is round %(next)d.", "number", next=number)
+    if seen is not None and (gs.numbering_version > seen or seen > gs.version):
+        raise _renumbered(number)
+    scored = _score(gs, request)
+    if len(stored) >= gs.rounds_planned:
+        raise RulesError.one(
+            "session_complete",
+            "The agreed %(rounds)d rounds are played: agree to play another round first.",
+            rounds=gs.rounds_planned,
+        )
+    new = _stored(gs, scored, number, request.key)
+    stored.append(new)
+    locked.change = round_change("round_added", number)
+    new.version = locked.version
+    new.id = db.session.execute(
+        sa.insert(ROUNDS)
+        .values(
+            session_id=gs.id,
+            number=number,
+            ending=new.ending,
+            winner_seat_id=new.winner_seat_id,
+            idempotency_key=request.key,
+            version=new.version,
+        )
+        .returning(ROUNDS.c.id)
+    ).scalar_one()
+    _insert_entries(new)
 
 
 def _stored(gs: GameSession, scored: ScoredRound, number: int, key: str | None) -> StoredRound:
@@ -284,17 +287,9 @@ def _written(
     created: bool = True,
     before: dict[str, Any] | None = None,
 ) -> Written:
-    """The round `number` and its session as this write leaves them (drawn from what it
-    wrote, not read from the database again: the commit follows in the same transaction, or
-    nothing does)."""
-    session = view_of(locked.session, locked.rounds)
-    found = next(r for r in session.rounds if r.number == number)
-    return Written(found, session, _stamp(locked), created, before)
-
-
-def _stamp(locked: Locked) -> Stamp:
-    """The session's stamp as the write in progress leaves it."""
-    return Stamp(locked.session.id, locked.session.version, locked.generation)
+    """The round `number` and its session as the write `locked` left them (not read again)."""
+    found = next(r for r in locked.view.rounds if r.number == number)
+    return Written(found, locked.view, locked.stamp, created, before)
 
 
 def _view(gs: GameSession, number: int) -> RoundView:
@@ -314,7 +309,7 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
     only: when it has changed, moved to another number or gone, stale_round (nothing changes).
     """
     asked = read(RoundInput, body)
-    with writing_rounds(session_id) as locked:
+    with writing_rounds(session_id, round_change("round_changed", number)) as locked:
         gs = locked.session
         old = _round_seen(locked, number, asked.version)
         request = _parsed(asked, Settings.from_dict(gs.rules))
@@ -322,8 +317,7 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
         new = _stored(gs, _score(gs, request), number, old.idempotency_key)
         new.id = old.id
         locked.rounds[locked.rounds.index(old)] = new
-        touch(gs, round_change("round_changed", number), rows=table_rows(locked.rounds))
-        new.version = gs.version
+        new.version = locked.version
         db.session.execute(sa.delete(ENTRIES).where(ENTRIES.c.round_id == old.id))
         db.session.execute(
             sa.update(ROUNDS)
@@ -331,8 +325,7 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
             .values(ending=new.ending, winner_seat_id=new.winner_seat_id, version=new.version)
         )
         _insert_entries(new)
-        written = _written(locked, number, before=before)
-    return written
+    return _written(locked, number, before=before)
 
 
 def _names(gs: GameSession) -> dict[int, str]:
@@ -398,7 +391,7 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> De
     """Remove a round; later rounds move up one. Returns its body (so it can be restored), and
     the session and stamp as this write leaves them. With the `version` of the round it was
     asked for, only that round (else stale_round)."""
-    with writing_rounds(session_id) as locked:
+    with writing_rounds(session_id, round_change("round_deleted", number)) as locked:
         gs = locked.session
         gone = _round_seen(locked, number, version)
         body = round_body(round_view(gone, _names(gs)))
@@ -407,12 +400,10 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> De
         locked.rounds.remove(gone)
         for later in locked.rounds[number - 1 :]:
             later.number -= 1
-        touch(gs, round_change("round_deleted", number), rows=table_rows(locked.rounds))
         db.session.execute(sa.delete(ROUNDS).where(ROUNDS.c.id == gone.id))  # entries cascade
         if len(locked.rounds) >= number:
             _shift(gs.id, after=number, by=-1, expire=False)
-        deleted = Deleted(body, _stamp(locked), view_of(gs, locked.rounds))
-    return deleted
+    return Deleted(body, locked.stamp, locked.view)
 
 
 def _remove(gs: GameSession, number: int) -> dict[str, Any]:
@@ -428,9 +419,8 @@ def _remove(gs: GameSession, number: int) -> dict[str, Any]:
 
 def restore_round(session_id: int, number: int, body: object) -> RoundView:
     """Put a deleted round back at its number (the Undo of a delete)."""
-    with writing(session_id) as gs:
-        rnd = _insert(gs, number, body)
-        touch(gs, round_change("round_put_back", number), rnd)
+    with writing(session_id, round_change("round_put_back", number)) as write:
+        write.written = _insert(write.session, number, body)
     return _view(load_session(session_id), number)
 
 
@@ -460,7 +450,8 @@ def undo_change(session_id: int, kind: str, number: int, body: object, version: 
     back exactly as it was. Otherwise stale_undo. `body` is the round's inputs before an edit
     or a delete (round_body), unused for an add.
     """
-    with writing(session_id) as gs:
+    with writing(session_id) as write:
+        gs = write.session
         if gs.version != version or kind not in UNDO_KINDS:
             raise _stale_undo()
         settings = Settings.from_dict(gs.rules)
@@ -479,7 +470,7 @@ def undo_change(session_id: int, kind: str, number: int, body: object, version: 
         else:
             written = _insert(gs, number, body)
             change = round_change("round_put_back", number)
-        touch(gs, change, written)
+        write.change, write.written = change, written
     return change
 
 

@@ -1,7 +1,7 @@
 """History and players: who played, who won, best and worst rounds, streaks, head-to-head.
 
 Every figure comes from the seats' lines (Seat.total, won, rounds_won, score_sum, best_score,
-worst_score), which every write keeps true to its session's table (services.sessions.touch),
+worst_score), which every write keeps true to its session's table (services.writes.touch),
 so neither page reads the rounds of the history, however long it is: the list of players is
 one aggregate over the seats of the period; a player's page reads their name (and the seat
 they always sat at, if they did: the colour of their mark), then, from
@@ -25,7 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Player, Round, Seat
 from scorekeeper.rules import Problem
 from scorekeeper.services.errors import BadRequest, not_found
-from scorekeeper.services.sessions import MAX_ID
+from scorekeeper.services.views import MAX_ID
 
 # Sessions on one page of a player's history, the newest first (as on the home page).
 HISTORY_PAGE_SIZE = 20

@@ -1,7 +1,7 @@
 """Summaries worked out again: every session's summary (rounds played, standing, finish) and
 every seat's line from the rounds, with the rules of the day, a batch of sessions at a time.
 
-Every write keeps its session's summary true (sessions.touch); this is for what a write does
+Every write keeps its session's summary true (writes.touch); this is for what a write does
 not reach: a backup loaded (backup.import_everything) and a change of the standings rules,
 after which the stored summaries still hold what the old rules gave (`flask resummarise`).
 """
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, GameSession, Round, Seat
-from scorekeeper.services.sessions import (
+from scorekeeper.services.writes import (
     SEAT_LINE,
     begin_write,
     finished_at_of,

@@ -32,7 +32,7 @@ from scorekeeper.services.documents import (
     set_document,
     swap_document,
 )
-from scorekeeper.services.sessions import load_session
+from scorekeeper.services.views import load_session
 
 
 def tool_settings(body: object) -> Settings:

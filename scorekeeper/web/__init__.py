@@ -19,6 +19,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.web.rounds import bp as rounds_bp
     from scorekeeper.web.security import register_security_headers
     from scorekeeper.web.sessions import bp as sessions_bp
+    from scorekeeper.web.templating import bp as templating_bp
     from scorekeeper.web.tools import bp as tools_bp
 
     for blueprint in (main_bp, sessions_bp, rounds_bp, api_bp, export_bp):
@@ -28,6 +29,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(players_bp)
     app.register_blueprint(pwa_bp)
     app.register_blueprint(tools_bp)
+    app.register_blueprint(templating_bp)
     register_error_handlers(app)
     register_security_headers(app)
     register_access(app)

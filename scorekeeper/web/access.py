@@ -35,21 +35,20 @@ from flask_babel import gettext
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.wrappers import Response
 
-from scorekeeper.services import access, backup
+from scorekeeper.services import access, backup, stamps
 from scorekeeper.services.access import (
     AccessError,
     PassphraseRefused,
     TooManyAttempts,
     WrongPassphrase,
 )
-from scorekeeper.web.forms import (
-    ButtonForm,
+from scorekeeper.web.forms.access import (
     ChangePassphraseForm,
     RemovePassphraseForm,
     SetPassphraseForm,
     SignInForm,
-    add_error,
 )
+from scorekeeper.web.forms.common import ButtonForm, add_error
 from scorekeeper.web.messages import translate
 from scorekeeper.web.responses import errors_response
 from scorekeeper.web.urls import safe_next
@@ -65,6 +64,8 @@ SIGN_IN_PAGES = frozenset({"access.sign_in", "access.sign_out"})
 API_PREFIX = "/api/"
 # Where create_app keeps the path of a restore's flag file; what a 503 asks a client to wait.
 RESTORE_FLAG = "scorekeeper.restore_flag"
+# Where register_access keeps the passphrase checks' settings (services.access.AccessSettings).
+SETTINGS = "scorekeeper.access"
 RETRY_AFTER_S = 5
 REALM = 'Bearer realm="Scorekeeper"'
 
@@ -83,6 +84,7 @@ def register_access(app: Flask) -> None:
     """The gate before every request (after the check for a restore under way), its pages,
     and session cookies marked Secure on https."""
     app.register_blueprint(bp)
+    app.extensions[SETTINGS] = access.settings_of(app.config)  # hashes a configured passphrase
     app.extensions[RESTORE_FLAG] = backup.restore_flag(
         str(app.config["SQLALCHEMY_DATABASE_URI"]), app.instance_path
     )
@@ -97,6 +99,20 @@ class HttpsAwareSessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
+
+def here() -> access.RequestAccess:
+    """This request's passphrase checks (the state in force read once per request)."""
+    if "access" not in g:
+        g.access = access.RequestAccess(current_app.extensions[SETTINGS])
+    found: access.RequestAccess = g.access
+    return found
+
+
+def session_stamp(session_id: int) -> stamps.Stamp:
+    """The session's stamp, as this request's poll read it already if it did (once)."""
+    peeked, here().peeked = here().peeked, None
+    return stamps.session_stamp(session_id, peeked)
 
 
 def client_address() -> str:
@@ -122,13 +138,13 @@ def gate() -> Response | None:
         return None
     session_id = (request.view_args or {}).get("session_id")
     if request.method == "GET" and request.endpoint in POLLS and isinstance(session_id, int):
-        access.read_for_poll(session_id)
-    state = access.access_state()
+        access.read_for_poll(here(), session_id)
+    state = access.access_state(here())
     # Looked for again after the read: a request let in just before a restore began may have
     # waited on its locks and read the backup's rows before their new generation.
     if not state.ready or _restoring():
         raise ServiceUnavailable(retry_after=RETRY_AFTER_S)
-    claims = access.read_cookie(request.cookies.get(_cookie_name()))
+    claims = access.read_cookie(here(), request.cookies.get(_cookie_name()))
     g.access_cookie = claims  # for renew_cookie and sign_out
     g.gate = Gate(
         locked=state.locked,
@@ -163,7 +179,7 @@ def _api_gate(signed_in: bool) -> Response | None:
             "invalid_request",
         )
     try:
-        access.check_passphrase(client_address(), _header_text(credentials))
+        access.check_passphrase(here(), client_address(), _header_text(credentials))
     except TooManyAttempts as error:
         response = errors_response([{"code": error.code, "message": translate(error.problem)}], 429)
         response.headers["Retry-After"] = str(error.retry_after)
@@ -210,7 +226,7 @@ def _secure() -> bool:
 def _set_cookie(response: Response, remember: bool, token_id: str | None = None) -> None:
     response.set_cookie(
         _cookie_name(),
-        access.cookie_token(remember, token_id),
+        access.cookie_token(here(), remember, token_id),
         max_age=int(current_app.config["ACCESS_COOKIE_MAX_AGE"]) if remember else None,
         path="/",
         secure=_secure(),
@@ -229,7 +245,7 @@ def renew_cookie(response: Response) -> Response:
     """An unticked "Remember this phone" is taken by the server for a few hours only: while
     the phone is used, its cookie is signed again (same id) every hour or so."""
     claims: access.CookieClaims | None = g.get("access_cookie")
-    if claims is None or not access.needs_renewal(claims):
+    if claims is None or not access.needs_renewal(here().settings, claims):
         return response
     name = _cookie_name() + "="
     if any(c.startswith(name) for c in response.headers.getlist("Set-Cookie")):
@@ -272,7 +288,7 @@ def sign_in() -> Response | tuple[str, int, dict[str, str]]:
     if not form.validate():
         return _sign_in_page(form), 422, {}
     try:
-        access.check_passphrase(client_address(), form.passphrase.data)
+        access.check_passphrase(here(), client_address(), form.passphrase.data)
     except AccessError as error:
         add_error(form.passphrase, translate(error.problem))
         status, headers = _refused(error)
@@ -293,7 +309,7 @@ def sign_out() -> Response:
     locked = _gate().locked
     claims: access.CookieClaims | None = g.get("access_cookie")
     if claims is not None:
-        access.sign_out_cookie(claims)
+        access.sign_out_cookie(here().settings, claims)
     response = redirect(url_for("access.sign_in" if locked else "sessions.home"), 303)
     _clear_cookie(response)
     if locked:
@@ -310,7 +326,7 @@ def settings() -> Response | tuple[str, int, dict[str, str]]:
     if not set_form.validate():
         return _settings_page(set_form=set_form), 422, {}
     try:
-        access.set_passphrase(set_form.passphrase.data)
+        access.set_passphrase(here(), set_form.passphrase.data)
     except AccessError as error:
         add_error(set_form.passphrase, translate(error.problem))
         status, headers = _refused(error)
@@ -326,7 +342,7 @@ def change() -> Response | tuple[str, int, dict[str, str]]:
     if not form.validate():
         return _settings_page(change_form=form), 422, {}
     try:
-        access.change_passphrase(client_address(), form.current.data, form.passphrase.data)
+        access.change_passphrase(here(), client_address(), form.current.data, form.passphrase.data)
     except AccessError as error:
         target = form.passphrase if isinstance(error, PassphraseRefused) else form.current
         add_error(target, translate(error.problem))
@@ -348,7 +364,7 @@ def remove() -> Response | tuple[str, int, dict[str, str]]:
     if not form.validate():
         return _settings_page(remove_form=form), 422, {}
     try:
-        access.remove_passphrase(client_address(), form.current.data)
+        access.remove_passphrase(here(), client_address(), form.current.data)
     except AccessError as error:
         add_error(form.current, translate(error.problem))
         status, headers = _refused(error)
@@ -365,7 +381,7 @@ def remove() -> Response | tuple[str, int, dict[str, str]]:
 @bp.post("/access/sign-out-everywhere")
 def sign_out_everywhere() -> Response:
     """Every phone, this one too, needs the passphrase again (a lost phone, a guest gone)."""
-    access.sign_out_every_phone()
+    access.sign_out_every_phone(here())
     flash(gettext("Every phone is signed out, this one too."), "success")
     response = redirect(url_for("access.sign_in"), 303)
     _clear_cookie(response)

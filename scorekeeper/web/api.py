@@ -11,10 +11,11 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper.extensions import csrf, db
 from scorekeeper.rules import RulesError
 from scorekeeper.rules.numbers import whole_number
-from scorekeeper.services import rounds, sessions, tools
+from scorekeeper.services import lists, rounds, sessions, tools, views
 from scorekeeper.services.bodies import Extend, read
 from scorekeeper.services.documents import round_document, session_document, session_summary
 from scorekeeper.services.errors import bad_request, status_for
+from scorekeeper.web.access import session_stamp
 from scorekeeper.web.i18n import session_title
 from scorekeeper.web.messages import change_text, problem_dict, rules_text, translate
 from scorekeeper.web.responses import conditional, errors_response
@@ -100,7 +101,7 @@ def _query_count(name: str, least: int) -> int | None:
 def list_sessions() -> Response:
     """Sessions newest first, from the summary kept on each session (no rounds are read);
     `?limit=20&offset=40` reads one page of them."""
-    found = sessions.list_sessions(_query_count("limit", 1), _query_count("offset", 0) or 0)
+    found = lists.list_sessions(_query_count("limit", 1), _query_count("offset", 0) or 0)
     return jsonify({"sessions": [session_summary(s, session_title) for s in found]})
 
 
@@ -108,14 +109,14 @@ def list_sessions() -> Response:
 def get_session(session_id: int) -> Response:
     """The session; an `If-None-Match` of its current ETag is answered 304 after one small
     query of its stamp, so every phone at the table can poll it every second or two."""
-    stamp = sessions.session_stamp(session_id)
+    stamp = session_stamp(session_id)
     # (A round saved between the stamp and the drawing gives a newer body under the older tag:
     # the next poll then fetches it again, never the other way round.)
     return conditional(
         stamp,
         "json",
         lambda: jsonify(
-            session_document(sessions.get_session(session_id), change_text, session_title)
+            session_document(views.get_session(session_id), change_text, session_title)
         ),
     )
 

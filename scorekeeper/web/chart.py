@@ -27,7 +27,7 @@ from datetime import date
 from markupsafe import Markup, escape
 
 from scorekeeper.services.documents import english_title
-from scorekeeper.services.sessions import SessionView
+from scorekeeper.services.views import SessionView
 from scorekeeper.web.seats import THEMES, Mark, colours, marks, palette
 
 WIDTH = 360

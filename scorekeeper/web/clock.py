@@ -19,10 +19,12 @@ from scorekeeper.rules.tiles import NUMBERS
 from scorekeeper.rules.turns import StartDraw, turn_order, who_starts
 from scorekeeper.services import sessions
 from scorekeeper.services.errors import status_for
-from scorekeeper.services.sessions import SessionView, get_session
-from scorekeeper.web.forms import DrawForm, SecondsForm, add_error, draw_form
+from scorekeeper.services.views import SessionView, get_session
+from scorekeeper.web.forms.clock import DrawForm, SecondsForm, draw_form
+from scorekeeper.web.forms.common import add_error
 from scorekeeper.web.messages import translate
-from scorekeeper.web.sessions import and_list, forget_undo
+from scorekeeper.web.templating import and_list
+from scorekeeper.web.undo import forget_undo
 
 bp = Blueprint("clock", __name__, url_prefix="/sessions/<int:session_id>/clock")
 starts_bp = Blueprint("who_starts", __name__, url_prefix="/sessions/<int:session_id>/who-starts")

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, request, stream_with_context
 from flask_babel import gettext, pgettext
 
 from scorekeeper.services import export
-from scorekeeper.services.sessions import get_session
+from scorekeeper.services.views import get_session
 from scorekeeper.web.i18n import current_locale, session_title
 
 bp = Blueprint("export", __name__)

@@ -9,7 +9,7 @@ from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import stats
 from scorekeeper.services.errors import status_for
 from scorekeeper.services.stats import Period
-from scorekeeper.web.forms import PAGE_DIGITS
+from scorekeeper.web.forms.common import PAGE_DIGITS
 from scorekeeper.web.messages import translate
 from scorekeeper.web.seats import player_mark
 

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from flask import Response, jsonify, make_response, request
 
-from scorekeeper.services.sessions import Stamp
+from scorekeeper.services.stamps import Stamp
 from scorekeeper.web.i18n import current_locale
 
 

@@ -13,30 +13,22 @@ from werkzeug.wrappers import Response
 from scorekeeper.rules import Problem, RulesError
 from scorekeeper.services import rounds
 from scorekeeper.services.errors import status_for
-from scorekeeper.services.sessions import (
-    RoundView,
-    SessionView,
-    get_session,
-    seating,
-    session_stamp,
-)
-from scorekeeper.web.forms import (
-    ENDING_CHOICES,
-    DeleteRoundForm,
-    RoundForm,
-    round_form,
-    round_form_data,
-)
+from scorekeeper.services.views import RoundView, SessionView, get_session, seating
+from scorekeeper.web.access import session_stamp
+from scorekeeper.web.forms.common import ENDING_CHOICES
+from scorekeeper.web.forms.rounds import DeleteRoundForm, RoundForm, round_form, round_form_data
 from scorekeeper.web.messages import translate
 from scorekeeper.web.responses import no_store
-from scorekeeper.web.sessions import (
+from scorekeeper.web.sessions import live_part
+from scorekeeper.web.text import lazy_text as _l
+from scorekeeper.web.undo import (
+    TOO_LATE,
     UNDO_KEY,
+    UNDONE,
     forget_undo,
-    live_part,
     pending_undo,
     remember_undo,
 )
-from scorekeeper.web.text import lazy_text as _l
 
 bp = Blueprint("rounds", __name__, url_prefix="/sessions/<int:session_id>")
 
@@ -314,18 +306,6 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
     if wants_fragment():  # the table as this delete left it, not read again
         return live_part(deleted.session, deleted.stamp)
     return redirect(url_for("sessions.show", session_id=session_id))
-
-
-UNDONE = {
-    "add": _l("Round %(number)s is taken back."),
-    "edit": _l("Round %(number)s is as it was before the edit."),
-    "delete": _l("Round %(number)s is back."),
-}
-TOO_LATE = {
-    "add": _l("The table changed since that round was added: delete it instead."),
-    "edit": _l("The table changed since that edit: change the round again instead."),
-    "delete": _l("The table changed since that delete: enter the round again instead."),
-}
 
 
 @bp.post("/rounds/restore")

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from datetime import date
 from typing import Any
 
 from flask import (
@@ -25,213 +22,43 @@ from flask_babel import format_number, gettext, ngettext, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.network import home_network_url, qr_svg
-from scorekeeper.rules import RulesError, Setting, Settings, Standings
+from scorekeeper.rules import RulesError, Setting, Settings
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.rules.players import differing_rules, tile_sets_for
-from scorekeeper.services import sessions
+from scorekeeper.services import lists, sessions, stamps, views
 from scorekeeper.services.errors import NotFound, status_for
-from scorekeeper.services.sessions import SessionSummary, SessionView
-from scorekeeper.web.chart import WIDTH, ChartWords, chart_height, running_chart
-from scorekeeper.web.forms import (
+from scorekeeper.services.views import SessionView
+from scorekeeper.web.access import session_stamp
+from scorekeeper.web.chart import ChartWords, running_chart
+from scorekeeper.web.forms.common import (
     ID_DIGITS,
     MAX_PLAYERS,
     NUMBER_PAD_SETTINGS,
     PAGE_DIGITS,
     SCORING_SETTINGS,
-    SETTING_LABELS,
     TABLE_SETTINGS,
+    SelectChoice,
+    add_error,
+)
+from scorekeeper.web.forms.sessions import (
     NewSessionForm,
     NotesForm,
     RenameForm,
-    SelectChoice,
-    add_error,
     matching_preset,
     preset_values,
     with_preset,
 )
-from scorekeeper.web.i18n import local_day, local_time, number, session_title
-from scorekeeper.web.messages import change_text, translate
+from scorekeeper.web.i18n import local_day, number, session_title
+from scorekeeper.web.messages import translate
 from scorekeeper.web.responses import conditional, etag_of, no_store
-from scorekeeper.web.seats import THEMES, marks, names_fit
+from scorekeeper.web.seats import THEMES
 from scorekeeper.web.text import lazy_text as _l
-from scorekeeper.web.text import names_list
+from scorekeeper.web.undo import forget_undo, pending_undo
 
 bp = Blueprint("sessions", __name__)
 
-UNDO_KEY = "undo"
 # Whether this phone draws who starts right after Start (the new-session page's choice).
 DRAW_FIRST_KEY = "draw_first"
-# A round body bigger than this is not kept for an undo: the cookie holds about 4 KB in all.
-MAX_UNDO_BODY = 1500
-
-
-def remember_undo(
-    kind: str, stamp: sessions.Stamp, number: int, body: dict[str, Any] | None = None
-) -> None:
-    """Offer to take back this phone's last add, edit or delete of a round (`body`: the
-    round's inputs before an edit or a delete), while the session stays as this change left
-    it (`stamp`, the session's as the change left it: the version, and the generation a
-    restore moves on)."""
-    if body is not None and len(json.dumps(body)) > MAX_UNDO_BODY:
-        forget_undo()
-        return
-    session[UNDO_KEY] = {
-        "kind": kind,
-        "session_id": stamp.id,
-        "number": number,
-        "body": body,
-        "version": stamp.version,
-        "stamp": stamp.tag,
-    }
-
-
-def pending_undo(stamp: sessions.Stamp) -> dict[str, Any] | None:
-    """This phone's last change to the rounds of this session, if nothing changed since (on
-    any phone, or by a restore): what the Undo button would take back."""
-    undo = session.get(UNDO_KEY)
-    if isinstance(undo, dict) and undo.get("stamp") == stamp.tag:
-        return undo
-    return None
-
-
-def forget_undo() -> None:
-    """Another change was made: an Undo would now put the round back in a changed table."""
-    session.pop(UNDO_KEY, None)
-
-
-@bp.app_template_filter("signed")
-def signed(score: int) -> str:
-    """A score as the table shows it: +85, -22, 0."""
-    return f"{score:+d}" if score else "0"
-
-
-@bp.app_template_filter("tone")
-def tone(total: int) -> str:
-    """The one colour rule of scores and totals, wherever they show (static/table.css): the
-    class `pos` (the winners' green) above zero, `neg` (the losers' red) below, `zero` (the
-    text's colour) at zero."""
-    return "pos" if total > 0 else "neg" if total < 0 else "zero"
-
-
-#: A place in the standings, shown under each total (six players at most).
-PLACES = (
-    _l("1st"),
-    _l("2nd"),
-    _l("3rd"),
-    _l("4th"),
-    _l("5th"),
-    _l("6th"),
-)
-
-
-@bp.app_template_filter("place")
-def place(number: int) -> str:
-    """A place in the standings in the language's short way: 1st, 2nd (1er, 2e; 1., 2.)."""
-    return str(PLACES[number - 1])
-
-
-@bp.app_template_global()
-def lead_words(table: Standings) -> str:
-    """The lead in words under the table: who leads whom by how much, who are level, and at
-    the end who won by how much (the banner says who share a win)."""
-    lead = table.lead
-    if lead is None or (table.complete and not lead.behind):
-        return ""
-    if not lead.behind:
-        return gettext("%(names)s are level", names=names_list(lead.ahead))
-    if table.complete:
-        return ngettext(
-            "%(name)s won by %(points)s point",
-            "%(name)s won by %(points)s points",
-            lead.by,
-            name=lead.ahead[0],
-            points=format_number(lead.by),
-        )
-    return ngettext(
-        "%(name)s leads %(names)s by %(points)s point",
-        "%(name)s leads %(names)s by %(points)s points",
-        lead.by,
-        name=lead.ahead[0],
-        names=names_list(lead.behind),
-        points=format_number(lead.by),
-    )
-
-
-@bp.app_template_global()
-def told_apart(found: Sequence[SessionSummary]) -> dict[int, str]:
-    """For sessions of one day that look alike (one name, or none), when each was started:
-    "Started 19:30", and "Started 19:30 (2)" for the second of one minute."""
-    alike: dict[tuple[str, date], list[SessionSummary]] = {}
-    for summary in found:
-        alike.setdefault((summary.name, summary.played_on), []).append(summary)
-    words: dict[int, str] = {}
-    for group in alike.values():
-        if len(group) < 2:
-            continue
-        times = {s.id: local_time(s.started) if s.started else "" for s in group}
-        per_minute = Counter(times.values())
-        seen: Counter[str] = Counter()
-        for summary in sorted(group, key=lambda s: s.id):
-            time = times[summary.id]
-            seen[time] += 1
-            if per_minute[time] > 1:
-                words[summary.id] = gettext("Started %(time)s (%(n)s)", time=time, n=seen[time])
-            else:
-                words[summary.id] = gettext("Started %(time)s", time=time)
-    return words
-
-
-@bp.app_template_filter("and_list")
-def and_list(names: Iterable[str]) -> str:
-    """`Ann`, `Ann and Bo`, `Ann, Bo and Cy`: joined by the language's own rules (`Tomek i
-    Zosia`, `Ann, Bo og Cy`)."""
-    return names_list(names)
-
-
-bp.add_app_template_filter(change_text, "change_text")
-
-#: The words of a setting's value that is a choice (forms.py offers the same words).
-SETTING_WORDS = {
-    "difference": _l("Difference"),
-    "fewest_tiles": _l("Fewest tiles"),
-    "tiles": _l("Tiles"),
-    "cards": _l("Two card decks"),
-}
-
-
-@bp.app_template_filter("setting")
-def setting(value: object) -> str:
-    """A setting's value in words: on/off for switches, off for no winner bonus, a choice in
-    its own words, a number in the language's digits."""
-    if value is True:
-        return pgettext("a setting switched", "on")
-    if value is False or value is None:
-        return pgettext("a setting switched", "off")
-    if isinstance(value, int):
-        return format_number(value)
-    word = SETTING_WORDS.get(str(value))
-    return str(word) if word is not None else str(value).replace("_", " ")
-
-
-@bp.app_template_global()
-def round_of(view: SessionView | SessionSummary) -> str:
-    """Where the evening stands: the round being played now, or that all are played."""
-    played, planned = view.rounds_played, view.rounds_planned
-    if view.complete:
-        if played == planned:
-            return gettext("All %(planned)s rounds played", planned=format_number(planned))
-        return gettext("%(played)s rounds played", played=format_number(played))
-    return gettext(
-        "Round %(number)s of %(planned)s",
-        number=format_number(played + 1),
-        planned=format_number(planned),
-    )
-
-
-@bp.app_context_processor
-def setting_labels() -> dict[str, Any]:
-    """The setting labels in the request's language (lazy: each renders when shown)."""
-    return {"labels": SETTING_LABELS}
 
 
 @bp.get("/")
@@ -239,7 +66,7 @@ def home() -> str:
     """Sessions in progress first, then the finished ones, a page at a time (`?page=2`);
     a big button to start one."""
     number = whole_number(request.args.get("page"), PAGE_DIGITS) or 1
-    return render_template("sessions/home.html", page=sessions.home_page(number))
+    return render_template("sessions/home.html", page=lists.home_page(number))
 
 
 @bp.route("/sessions/new", methods=["GET", "POST"])
@@ -249,7 +76,7 @@ def new_session() -> str | Response | tuple[str, int]:
     the session repeated for a rematch (`?again=<id>`); the rules apart from the standard set
     are said above Start."""
     again = _session_or_none(whole_number(request.args.get("again"), ID_DIGITS))
-    carried = again.settings if again else sessions.last_rules()
+    carried = again.settings if again else lists.last_rules()
     defaults = {**carried.to_dict(), "preset": matching_preset(carried) or ""}
     page = NewSessionPage(carried, again)
     if request.method == "POST" and "use_preset" in request.form:
@@ -294,7 +121,7 @@ def _session_or_none(session_id: int | None) -> SessionView | None:
     if session_id is None:
         return None
     try:
-        return sessions.get_session(session_id)
+        return views.get_session(session_id)
     except NotFound:
         return None
 
@@ -331,7 +158,7 @@ class NewSessionPage:
             form=form,
             action=action,
             errors=general,
-            known_names=sessions.known_player_names(),
+            known_names=lists.known_player_names(),
             presets=json.dumps({"": self.carried.to_dict(), **preset_values()}),
             scoring_settings=SCORING_SETTINGS,
             number_pad_settings=NUMBER_PAD_SETTINGS,
@@ -393,8 +220,8 @@ def show(session_id: int) -> str:
     """The score table of the evening, kept live on every phone by static/live.js."""
     # The stamp first: a round saved in between gives a newer table under an older tag, which
     # the next poll fetches again.
-    stamp = sessions.session_stamp(session_id)
-    view = sessions.get_session(session_id)
+    stamp = session_stamp(session_id)
+    view = views.get_session(session_id)
     return render_template("sessions/show.html", **_live_context(view, stamp))
 
 
@@ -402,7 +229,7 @@ def show(session_id: int) -> str:
 @no_store
 def details(session_id: int) -> str:
     """The notes, renaming a player and the rules: linked from the session page."""
-    return _details_page(sessions.get_session(session_id))
+    return _details_page(views.get_session(session_id))
 
 
 def _details_page(
@@ -419,7 +246,7 @@ def _details_page(
     if notes_form is None:
         notes_form = NotesForm(formdata=None, data={"notes": view.notes})
     # The notes as this page shows them: a Save typed over other notes is refused.
-    notes_form.notes_seen.data = sessions.notes_tag(view.notes)
+    notes_form.notes_seen.data = stamps.notes_tag(view.notes)
     return render_template(
         "sessions/details.html",
         view=view,
@@ -429,7 +256,7 @@ def _details_page(
     )
 
 
-def _live_context(view: SessionView, stamp: sessions.Stamp) -> dict[str, Any]:
+def _live_context(view: SessionView, stamp: stamps.Stamp) -> dict[str, Any]:
     """What the live part of the session page (sessions/_live.html) is drawn from."""
     return {
         "view": view,
@@ -440,18 +267,8 @@ def _live_context(view: SessionView, stamp: sessions.Stamp) -> dict[str, Any]:
     }
 
 
-bp.add_app_template_global(marks, "seat_marks")
-bp.add_app_template_global(names_fit, "names_fit")
-
-
-@bp.app_template_global()
-def chart_size(players: Sequence[str]) -> tuple[int, int]:
-    """The chart image's width and height, so the page keeps its place before it arrives."""
-    return WIDTH, chart_height(players)
-
-
 def live_part(
-    view: SessionView, stamp: sessions.Stamp, message: str | None = None, error: bool = False
+    view: SessionView, stamp: stamps.Stamp, message: str | None = None, error: bool = False
 ) -> Response:
     """The live part as a round saved in place left it (static/entry.js swaps it in), drawn
     from what the save wrote, not read again: `message` when there is no Undo to say it
@@ -469,10 +286,10 @@ def live_table(session_id: int) -> Response:
     """The live part of the session page alone, polled by static/live.js with the ETag it was
     drawn with: a bodiless 304 while nothing changed (one small statement), else the part as
     the server draws it, which the script swaps in (the server draws, the script only swaps)."""
-    stamp = sessions.session_stamp(session_id)
+    stamp = session_stamp(session_id)
 
     def draw() -> str:
-        view = sessions.get_session(session_id)
+        view = views.get_session(session_id)
         return render_template("sessions/_live.html", **_live_context(view, stamp))
 
     return conditional(stamp, "table", draw)
@@ -491,7 +308,7 @@ def notes(session_id: int) -> Response | tuple[str, int]:
     except RulesError as error:
         for problem in error.problems:
             add_error(form.notes, translate(problem))
-        current = sessions.get_session(session_id)
+        current = views.get_session(session_id)
         page = _details_page(current, notes_form=form, stored_notes=error.code == "stale_notes")
         return page, status_for(error)
     forget_undo()
@@ -502,8 +319,8 @@ def notes(session_id: int) -> Response | tuple[str, int]:
 @bp.get("/sessions/<int:session_id>/summary")
 def summary(session_id: int) -> str:
     """The evening at a glance: winners, totals, the chart and the table; prints on a page."""
-    stamp = sessions.session_stamp(session_id)
-    view = sessions.get_session(session_id)
+    stamp = session_stamp(session_id)
+    view = views.get_session(session_id)
     table = view.standings
     ranking = sorted(view.players, key=lambda p: (-table.totals[p], view.players.index(p)))
     return render_template(
@@ -524,8 +341,8 @@ def chart_svg(session_id: int) -> Response:
     theme = request.args.get("theme", "light")
     if theme not in THEMES:
         abort(400)
-    stamp = sessions.session_stamp(session_id)
-    view = sessions.get_session(session_id)
+    stamp = session_stamp(session_id)
+    view = views.get_session(session_id)
     chart = running_chart(view, standalone=True, words=chart_words(), theme=theme)
     response = make_response(str(chart))
     response.mimetype = "image/svg+xml"
@@ -565,18 +382,12 @@ def chart_words() -> ChartWords:
 def qr_code(session_id: int) -> Response:
     """The QR code of the session page's address as the other phones on the Wi-Fi reach it
     (this machine's home-network address, even when this page was opened as localhost)."""
-    sessions.session_stamp(session_id)
+    session_stamp(session_id)
     url = home_network_url(url_for("sessions.show", session_id=session_id, _external=True))
     response = make_response(qr_svg(url, gettext("QR code of %(address)s", address=url)))
     response.mimetype = "image/svg+xml"
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-@bp.app_template_global()
-def join_address(session_id: int) -> str:
-    """The session page's address for the other phones (the QR code's text, shown under it)."""
-    return home_network_url(url_for("sessions.show", session_id=session_id, _external=True))
 
 
 def _file_stem(view: SessionView) -> str:
@@ -635,7 +446,7 @@ def _rename(session_id: int, position: int, form: RenameForm) -> Response | tupl
     except RulesError as error:
         for problem in error.problems:
             add_error(form.name, translate(problem))
-        view = sessions.get_session(session_id)
+        view = views.get_session(session_id)
         if not 0 <= position < len(view.players):
             abort(404)
         return _details_page(view, form), status_for(error)

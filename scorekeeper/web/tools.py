@@ -20,8 +20,8 @@ from wtforms import Form, HiddenField, StringField, TextAreaField
 from scorekeeper.rules import RulesError, Settings
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import tools
-from scorekeeper.services.sessions import SessionView, get_session
-from scorekeeper.web.forms import ID_DIGITS, add_error, add_settings
+from scorekeeper.services.views import SessionView, get_session
+from scorekeeper.web.forms.common import ID_DIGITS, add_error, add_settings
 from scorekeeper.web.messages import rules_text, translate
 from scorekeeper.web.text import lazy_text as _l
 

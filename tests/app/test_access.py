@@ -18,7 +18,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.config import Defaults
 from scorekeeper.extensions import db
 from scorekeeper.models import FailedSignIn, Household
-from scorekeeper.services import access
+from scorekeeper.web.access import SETTINGS
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
@@ -170,7 +170,7 @@ def test_as_deployed_a_passphrase_is_hashed_with_full_cost_scrypt(
     configured = make_app(
         PASSPHRASE_HASH_METHOD=Defaults.PASSPHRASE_HASH_METHOD, PASSPHRASE=NEW_PASSPHRASE
     )
-    hashed = configured.extensions[access.CONFIGURED].passphrase_hash
+    hashed = configured.extensions[SETTINGS].configured.passphrase_hash
     assert hashed.startswith("scrypt:32768:8:1$")
     assert check_password_hash(hashed, NEW_PASSPHRASE)
 

@@ -9,7 +9,7 @@ from factories import new_session_by_form
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.services import sessions, stats
+from scorekeeper.services import stats, views
 
 API = "/api/v1"
 FOUR = ["Ann", "Bo", "Cy", "Di"]
@@ -44,7 +44,7 @@ def test_the_round_page_accepts_an_all_zero_paper_round(client: FlaskClient, app
     saved = client.post(f"/sessions/{sid}/rounds/new", data=form)
     assert saved.status_code == 302, saved.get_data(as_text=True)
     with app.app_context():
-        view = sessions.get_session(sid)
+        view = views.get_session(sid)
     assert [r.scores for r in view.rounds] == [{"Ann": 0, "Bo": 0, "Cy": 0, "Di": 0}]
     assert view.rounds[0].winner is None
     assert client.get(f"/sessions/{sid}").status_code == 200

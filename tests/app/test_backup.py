@@ -11,7 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.services import access, backup, rounds, sessions
+from scorekeeper.services import access, backup, rounds, sessions, views
+from scorekeeper.web.access import here
 
 
 def _evening(app: Flask) -> int:
@@ -52,7 +53,7 @@ def test_json_export_imports_back_exactly(app: Flask) -> None:
     session_id = _evening(app)
     with app.app_context():
         before = backup.export_everything()
-        table_before = sessions.get_session(session_id)
+        table_before = views.get_session(session_id)
         _wipe()
         counts = backup.import_everything(json.loads(json.dumps(before)))
         after = backup.export_everything()
@@ -61,7 +62,7 @@ def test_json_export_imports_back_exactly(app: Flask) -> None:
         assert [h["generation"] for h in after["tables"].pop("household")] != [None]
         before["tables"].pop("household")
         assert after == before
-        assert sessions.get_session(session_id).standings == table_before.standings
+        assert views.get_session(session_id).standings == table_before.standings
         # New rows still get fresh ids after an import that kept the old ones.
         again = sessions.create_session(["Ann", "Di"])
         assert again.id == session_id + 1
@@ -121,12 +122,12 @@ def test_cli_backup_and_restore(migrated_app: Flask, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     with app.app_context():
         rounds.delete_round(session_id, 1)
-        assert len(sessions.get_session(session_id).rounds) == 2
+        assert len(views.get_session(session_id).rounds) == 2
     seen_after_backup = _phone_etag(phone, session_id)
     result = runner.invoke(args=["restore", str(copy), "--yes"])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        assert len(sessions.get_session(session_id).rounds) == 3
+        assert len(views.get_session(session_id).rounds) == 3
         # The family plays on: the restored session reaches the version the phone saw.
         rounds.delete_round(session_id, 3)
     after = phone.get(
@@ -151,22 +152,24 @@ def test_a_restore_signs_every_phone_out(migrated_app: Flask, tmp_path: Path) ->
     app = migrated_app
     runner = app.test_cli_runner()
     with app.test_request_context():
-        access.set_passphrase("tiles on the table")
+        access.set_passphrase(here(), "tiles on the table")
     with app.test_request_context():
-        kept_in = access.cookie_token(remember=True)  # a phone signed in at the backup's epoch
+        kept_in = access.cookie_token(
+            here(), remember=True
+        )  # a phone signed in at the backup's epoch
     assert runner.invoke(args=["backup", str(tmp_path / "copy.backup")]).exit_code == 0
     with app.test_request_context():
-        access.sign_out_every_phone()
+        access.sign_out_every_phone(here())
     with app.test_request_context():
-        assert access.read_cookie(kept_in) is None
-        signed_in_since = access.cookie_token(remember=True)
+        assert access.read_cookie(here(), kept_in) is None
+        signed_in_since = access.cookie_token(here(), remember=True)
     result = runner.invoke(args=["restore", str(tmp_path / "copy.backup"), "--yes"])
     assert result.exit_code == 0, result.output
     with app.test_request_context():
-        assert access.access_state().locked  # the restored passphrase holds
-        assert access.read_cookie(kept_in) is None
-        assert access.read_cookie(signed_in_since) is None
-        assert access.read_cookie(access.cookie_token(remember=True)) is not None
+        assert access.access_state(here()).locked  # the restored passphrase holds
+        assert access.read_cookie(here(), kept_in) is None
+        assert access.read_cookie(here(), signed_in_since) is None
+        assert access.read_cookie(here(), access.cookie_token(here(), remember=True)) is not None
 
 
 def test_an_import_moves_the_generation_on(app: Flask) -> None:

@@ -21,7 +21,8 @@ from scorekeeper.models import Seat
 from scorekeeper.rules import RulesError
 from scorekeeper.services import export
 from scorekeeper.services.rounds import add_round
-from scorekeeper.services.sessions import create_session, get_session
+from scorekeeper.services.sessions import create_session
+from scorekeeper.services.views import get_session
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app

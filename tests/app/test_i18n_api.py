@@ -16,7 +16,7 @@ from scorekeeper.rules import LABELS, Problem, RulesError, Settings, check_set, 
 from scorekeeper.rules.errors import NameList, TileName, Word
 from scorekeeper.rules.sets import FREED_JOKER_REMINDER, check_joker_swap
 from scorekeeper.rules.tiles import check_supply
-from scorekeeper.web.forms import SETTING_LABELS
+from scorekeeper.web.forms.common import SETTING_LABELS
 from scorekeeper.web.messages import RULES_TEXTS, translate
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).

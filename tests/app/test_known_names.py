@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.services import sessions
+from scorekeeper.services import lists
 
 API = "/api/v1"
 
@@ -57,4 +57,4 @@ def test_the_order_is_by_the_day_each_last_played(app: Flask, client: FlaskClien
             .values(played_on=date(2020, 1, 1))
         )
         db.session.commit()
-        assert sessions.known_player_names() == seated[0] + seated[1]
+        assert lists.known_player_names() == seated[0] + seated[1]

@@ -26,7 +26,7 @@ from test_seats import contrast
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
-from scorekeeper.services import rounds, sessions
+from scorekeeper.services import rounds, sessions, stamps, views
 from scorekeeper.services.documents import session_document
 from scorekeeper.services.errors import NotFound
 from scorekeeper.web.chart import DASHES, running_chart
@@ -159,9 +159,9 @@ def test_session_version_service_reads_the_version(app: Flask, client: FlaskClie
     sid = new_session(client, FOUR)
     add_round(client, sid, WENT_OUT)
     with app.app_context():
-        assert sessions.session_version(sid) == sessions.get_session(sid).version == 2
+        assert stamps.session_version(sid) == views.get_session(sid).version == 2
         with pytest.raises(NotFound):
-            sessions.session_version(sid + 1)
+            stamps.session_version(sid + 1)
 
 
 # --- What changed -------------------------------------------------------------------------------
@@ -480,7 +480,7 @@ def test_undo_service_checks_the_version_under_the_lock(app: Flask, client: Flas
     add_round(client, sid, WENT_OUT)
     add_round(client, sid, BO_OUT)
     with app.app_context():
-        version = sessions.get_session(sid).version
+        version = views.get_session(sid).version
         with pytest.raises(RulesError) as stale:
             rounds.undo_change(sid, "add", 2, None, version - 1)
         assert stale.value.code == "stale_undo"
@@ -488,14 +488,14 @@ def test_undo_service_checks_the_version_under_the_lock(app: Flask, client: Flas
             rounds.undo_change(sid, "add", 1, None, version)  # not the last round
         with pytest.raises(RulesError):
             rounds.undo_change(sid, "move", 2, None, version)
-        assert len(sessions.get_session(sid).rounds) == 2
+        assert len(views.get_session(sid).rounds) == 2
         taken = rounds.undo_change(sid, "add", 2, None, version)
         assert (taken.code, taken.round, taken.message) == (
             "round_taken_back",
             2,
             "Round 2 taken back",
         )
-        assert len(sessions.get_session(sid).rounds) == 1
+        assert len(views.get_session(sid).rounds) == 1
 
 
 def test_a_repeated_save_offers_no_undo(client: FlaskClient) -> None:
@@ -570,7 +570,7 @@ def test_chart_lines_follow_the_running_totals(app: Flask, client: FlaskClient) 
     add_round(client, sid, WENT_OUT)  # Ann 85, Bo -22, Cy -55, Di -8
     add_round(client, sid, BO_OUT)  # Ann 80, Bo -4, Cy -65, Di -11
     with app.app_context():
-        view = sessions.get_session(sid)
+        view = views.get_session(sid)
     svg = _svg(str(running_chart(view)))
     last_y = {}
     for group in svg.iter(f"{SVG}g"):
@@ -597,7 +597,7 @@ def test_six_players_have_six_different_looks(app: Flask, client: FlaskClient) -
         {"ending": "scores", "scores": {"A": 5, "B": -1, "C": -1, "D": -1, "E": -1, "F": -1}},
     )
     with app.app_context():
-        svg = _svg(str(running_chart(sessions.get_session(sid))))
+        svg = _svg(str(running_chart(views.get_session(sid))))
     groups = [g for g in svg.iter(f"{SVG}g") if g.get("data-player")]
     looks = {
         (g.get("stroke"), g.get("data-marker"), g.find(f"{SVG}polyline").get("stroke-dasharray"))
@@ -677,7 +677,7 @@ def test_the_light_and_dark_charts_differ_and_another_theme_is_refused(
         assert "nothing was changed" in response.get_data(as_text=True)
     assert client.get("/sessions/999/chart.svg?theme=dark").status_code == 404
     with app.app_context(), pytest.raises(ValueError):
-        running_chart(sessions.get_session(sid), theme="sepia")
+        running_chart(views.get_session(sid), theme="sepia")
 
 
 def test_a_session_without_rounds_has_no_chart_on_its_page(client: FlaskClient) -> None:
@@ -819,7 +819,7 @@ def test_session_page_offers_keep_awake_and_uses_rem(client: FlaskClient) -> Non
 def documents_of(app: Flask) -> Iterator[Any]:
     def read(session_id: int) -> dict[str, Any]:
         with app.app_context():
-            return session_document(sessions.get_session(session_id))
+            return session_document(views.get_session(session_id))
 
     yield read
 

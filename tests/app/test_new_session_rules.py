@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.rules.settings import Settings
-from scorekeeper.services import sessions
+from scorekeeper.services import lists, views
 
 pytestmark = pytest.mark.shared_app
 
@@ -110,7 +110,7 @@ def test_a_rematch_takes_the_rules_of_the_session_it_repeats(
     assert f'action="/sessions/new?again={repeated}"' in page
     again = create_from(client, f"/sessions/new?again={repeated}", FOUR, drop_worst_round="y")
     with app.app_context():
-        assert sessions.get_session(again).settings.drop_worst_round
+        assert views.get_session(again).settings.drop_worst_round
 
 
 def create_from(client: FlaskClient, url: str, players: list[str], **changes: str) -> int:
@@ -127,8 +127,8 @@ def test_six_names_sent_without_scripts_start_with_two_tile_sets_and_say_so(
     page = text(client.get(response.headers["Location"]))
     assert "6 players: two tile sets." in page
     with app.app_context():
-        (made,) = sessions.list_sessions()
-        assert sessions.get_session(made.id).settings.tile_sets == 2
+        (made,) = lists.list_sessions()
+        assert views.get_session(made.id).settings.tile_sets == 2
 
 
 def test_five_names_refused_for_another_reason_keep_two_tile_sets_and_say_so(
@@ -143,7 +143,7 @@ def test_five_names_refused_for_another_reason_keep_two_tile_sets_and_say_so(
 def test_four_names_keep_the_tile_sets_set(client: FlaskClient, app: Flask) -> None:
     new_session_by_form(client, FOUR)
     with app.app_context():
-        assert sessions.get_session(1).settings.tile_sets == 1
+        assert views.get_session(1).settings.tile_sets == 1
 
 
 def test_draw_who_starts_first_opens_the_draw_and_is_remembered(client: FlaskClient) -> None:

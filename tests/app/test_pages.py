@@ -14,8 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import LABELS
-from scorekeeper.services import sessions
-from scorekeeper.services.sessions import SessionView
+from scorekeeper.services import lists, views
+from scorekeeper.services.views import SessionView
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
@@ -26,7 +26,7 @@ STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 
 def table(app: Flask, session_id: int) -> SessionView:
     with app.app_context():
-        return sessions.get_session(session_id)
+        return views.get_session(session_id)
 
 
 def text(response: Any) -> str:
@@ -438,7 +438,7 @@ def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
     refused = client.post("/sessions/new", data=new_session_form(FOUR))
     assert refused.status_code == 400
     with csrf_app.app_context():
-        assert sessions.list_sessions() == []
+        assert lists.list_sessions() == []
     page = client.get("/sessions/new").get_data(as_text=True)
     accepted = client.post(
         "/sessions/new", data=new_session_form(FOUR, csrf_token=csrf_token(page))
@@ -446,4 +446,4 @@ def test_a_post_without_the_csrf_token_is_refused(csrf_app: Flask) -> None:
     assert accepted.status_code == 302
     assert client.post("/sessions/1/extend").status_code == 400
     with csrf_app.app_context():
-        assert sessions.get_session(1).rounds_planned == 3
+        assert views.get_session(1).rounds_planned == 3

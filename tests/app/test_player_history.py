@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Player, Seat
-from scorekeeper.services import rounds, sessions, stats
+from scorekeeper.services import lists, rounds, sessions, stats, views
 from scorekeeper.services.stats import (
     HISTORY_PAGE_SIZE,
     HeadToHead,
@@ -75,7 +75,7 @@ class _Evening:
     name: str
     played_on: date
     seats: dict[str, int]  # seat name -> player id
-    view: sessions.SessionView
+    view: views.SessionView
 
     @property
     def order(self) -> tuple[date, int]:
@@ -90,12 +90,12 @@ def _evenings(period: Period) -> tuple[list[_Evening], dict[int, str]]:
     ):
         seated[session_id][name] = player_id
     found = []
-    for summary in sessions.list_sessions():
+    for summary in lists.list_sessions():
         if period.start and summary.played_on < period.start:
             continue
         if period.end and summary.played_on > period.end:
             continue
-        view = sessions.get_session(summary.id)
+        view = views.get_session(summary.id)
         found.append(_Evening(view.id, view.name, view.played_on, seated[view.id], view))
     return sorted(found, key=lambda e: e.order), players
 

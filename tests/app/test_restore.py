@@ -18,7 +18,7 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.models import Household
 from scorekeeper.services import access, backup, sessions
-from scorekeeper.web.access import RESTORE_FLAG
+from scorekeeper.web.access import RESTORE_FLAG, here
 
 FAMILY = "tiles on the table"
 LATER = "jokers are wild"
@@ -66,7 +66,7 @@ def test_a_missing_household_row_closes_the_gate(app: Flask, client: FlaskClient
     assert client.get("/healthz").status_code == 200
     with app.test_request_context(), app.app_context():
         try:
-            access.set_passphrase(FAMILY)
+            access.set_passphrase(here(), FAMILY)
         except access.PassphraseRefused as refused:
             assert "being restored or set up" in refused.message
         else:
@@ -110,7 +110,7 @@ def _signs_in(app: Flask, passphrase: str) -> bool:
     """Whether the passphrase is the household's (each guess from an address of its own)."""
     with app.test_request_context():
         try:
-            access.check_passphrase(f"10.0.0.{len(_GUESSES)}", passphrase)
+            access.check_passphrase(here(), f"10.0.0.{len(_GUESSES)}", passphrase)
         except access.WrongPassphrase:
             return False
         finally:
@@ -126,11 +126,11 @@ def test_a_restore_keeps_the_passphrase_in_force(migrated_app: Flask, tmp_path: 
     app = migrated_app
     runner = app.test_cli_runner()
     with app.test_request_context():
-        access.set_passphrase(FAMILY)
+        access.set_passphrase(here(), FAMILY)
     copy = tmp_path / "copy.backup"
     assert runner.invoke(args=["backup", str(copy)]).exit_code == 0
     with app.test_request_context():
-        access.change_passphrase("127.0.0.1", FAMILY, LATER)
+        access.change_passphrase(here(), "127.0.0.1", FAMILY, LATER)
     kept = runner.invoke(args=["restore", str(copy), "--yes"])
     assert kept.exit_code == 0, kept.output
     assert "the one in force before the restore" in kept.output
@@ -173,7 +173,7 @@ def test_a_failed_restore_changes_nothing(migrated_app: Flask, tmp_path: Path) -
     copy = tmp_path / "copy.backup"
     assert runner.invoke(args=["backup", str(copy)]).exit_code == 0
     with app.test_request_context():
-        access.set_passphrase(FAMILY)
+        access.set_passphrase(here(), FAMILY)
     with app.app_context():
         sessions.create_session(["Ann", "Cy"], "Thursday")
     before = _rounds_and_passphrase(app)

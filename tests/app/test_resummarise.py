@@ -13,8 +13,8 @@ from flask import Flask
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession, Seat
-from scorekeeper.services import rounds, sessions
-from scorekeeper.services.sessions import SEAT_LINE
+from scorekeeper.services import lists, rounds, sessions, views
+from scorekeeper.services.writes import SEAT_LINE
 
 SESSIONS = GameSession.__table__
 SEATS = Seat.__table__
@@ -126,8 +126,8 @@ def test_resummarise_puts_back_what_the_writes_of_the_rounds_left(migrated_app: 
         assert level["finished_at"] is not None
         level["finished_at"] = reference["sessions"][made["level"]]["finished_at"]
         assert now == reference
-        for summary in sessions.list_sessions():  # and what the whole table gives
-            assert summary == sessions.summary_of(sessions.get_session(summary.id))
+        for summary in lists.list_sessions():  # and what the whole table gives
+            assert summary == lists.summary_of(views.get_session(summary.id))
         assert reference["sessions"][made["dropping"]]["standing"] == {
             "leaders": ["Di"],
             "leading_total": 40,

@@ -12,8 +12,9 @@ from flask import Flask
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Seat
-from scorekeeper.services import backup, rounds, sessions
-from scorekeeper.services.sessions import SEAT_LINE, SessionView
+from scorekeeper.services import backup, lists, rounds, sessions, stamps, views
+from scorekeeper.services.views import SessionView
+from scorekeeper.services.writes import SEAT_LINE
 
 
 def line_from_table(view: SessionView, name: str) -> dict[str, Any]:
@@ -46,8 +47,8 @@ def assert_lines_true() -> None:
     db.session.expire_all()
     stored = stored_lines()
     derived = {}
-    for summary in sessions.list_sessions():
-        view = sessions.get_session(summary.id)
+    for summary in lists.list_sessions():
+        view = views.get_session(summary.id)
         for name in view.players:
             derived[(view.id, name)] = line_from_table(view, name)
     assert stored == derived
@@ -105,11 +106,11 @@ def test_every_write_keeps_the_seat_lines_true(app: Flask) -> None:
         assert_lines_true()
         di = stored_lines()[(dropping.id, "Di")]
         assert di["total"] == di["score_sum"] - di["worst_score"]  # the worst round dropped
-        added = sessions.get_session(dropping.id)
+        added = views.get_session(dropping.id)
         rounds.undo_change(dropping.id, "add", 3, None, added.version)
         assert_lines_true()
         deleted = rounds.delete_round(dropping.id, 1).body
-        rounds.undo_change(dropping.id, "delete", 1, deleted, sessions.session_version(dropping.id))
+        rounds.undo_change(dropping.id, "delete", 1, deleted, stamps.session_version(dropping.id))
         assert_lines_true()
 
 

@@ -20,7 +20,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.services import backup, rounds, sessions
+from scorekeeper.services import backup, lists, rounds, sessions, stamps, views
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
@@ -29,10 +29,10 @@ pytestmark = pytest.mark.shared_app
 def assert_summaries_true() -> None:
     """Every stored summary equals the one worked out from the session's rounds, and the
     home page's first page lists the same sessions, in progress before finished."""
-    stored = sessions.list_sessions()
-    derived = [sessions.summary_of(sessions.get_session(s.id)) for s in stored]
+    stored = lists.list_sessions()
+    derived = [lists.summary_of(views.get_session(s.id)) for s in stored]
     assert stored == derived
-    page = sessions.home_page(1)
+    page = lists.home_page(1)
     assert sorted(s.id for s in page.sessions) == sorted(s.id for s in stored)
     ordered = sorted(stored, key=lambda s: (s.complete, -s.id))
     assert list(page.sessions) == ordered
@@ -45,25 +45,25 @@ def test_every_write_keeps_the_summary_true(app: Flask) -> None:
             ["Di", "Eve", "Finn", "Gus"], "Drop", 3, {"drop_worst_round": True}
         )
         assert_summaries_true()
-        assert sessions.list_sessions()[0].leaders == ()
+        assert lists.list_sessions()[0].leaders == ()
 
         rounds.add_round(evening.id, went_out("Ann", Bo=22, Cy=8))
         assert_summaries_true()
         rounds.add_round(evening.id, went_out("Bo", Ann=40, Cy=5))  # Bo leads; complete
         assert_summaries_true()
-        done = sessions.get_session(evening.id)
+        done = views.get_session(evening.id)
         assert done.complete and done.finished_at is not None
-        assert sessions.list_sessions()[1].winners == ("Bo",)
+        assert lists.list_sessions()[1].winners == ("Bo",)
 
         rounds.replace_round(evening.id, 2, went_out("Cy", Ann=1, Bo=2))  # Ann leads again
         assert_summaries_true()
         sessions.rename_player(evening.id, 0, "Annie")  # the leader's name changes
         assert_summaries_true()
-        assert sessions.list_sessions()[1].winners == ("Annie",)
+        assert lists.list_sessions()[1].winners == ("Annie",)
 
         sessions.extend_session(evening.id, 1)  # no longer complete
         assert_summaries_true()
-        assert sessions.get_session(evening.id).finished_at is None
+        assert views.get_session(evening.id).finished_at is None
         body = rounds.delete_round(evening.id, 1).body
         assert_summaries_true()
         rounds.restore_round(evening.id, 1, body)
@@ -77,7 +77,7 @@ def test_every_write_keeps_the_summary_true(app: Flask) -> None:
         )
         rounds.add_round(dropping.id, went_out("Gus", Di=60, Eve=2, Finn=3))
         assert_summaries_true()
-        after_add = sessions.get_session(dropping.id)
+        after_add = views.get_session(dropping.id)
         assert after_add.settings.drop_worst_round and after_add.complete
 
         # Undo, as a phone does: each at the version its change left the session at.
@@ -86,11 +86,11 @@ def test_every_write_keeps_the_summary_true(app: Flask) -> None:
         edited_from = rounds.round_body(rounds.get_round(dropping.id, 1))
         paper = {"Di": -5, "Eve": 5, "Finn": 0, "Gus": 0}
         rounds.replace_round(dropping.id, 1, {"ending": "scores", "scores": paper})
-        version = sessions.session_version(dropping.id)
+        version = stamps.session_version(dropping.id)
         rounds.undo_change(dropping.id, "edit", 1, edited_from, version)
         assert_summaries_true()
         deleted = rounds.delete_round(dropping.id, 2).body
-        rounds.undo_change(dropping.id, "delete", 2, deleted, sessions.session_version(dropping.id))
+        rounds.undo_change(dropping.id, "delete", 2, deleted, stamps.session_version(dropping.id))
         assert_summaries_true()
 
         sessions.save_notes(evening.id, "Cake by Annie")
@@ -111,13 +111,13 @@ def test_a_backup_from_before_the_summaries_imports_with_them(app: Flask) -> Non
         rounds.add_round(view.id, went_out("Ann", Bo=22, Cy=8))
         rounds.add_round(view.id, went_out("Cy", Ann=1, Bo=2))
         sessions.create_session(["Ann", "Bo"], "Monday", 3)
-        expected = sessions.list_sessions()
+        expected = lists.list_sessions()
         document = _without_summaries(backup.export_everything())
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
         backup.import_everything(document)
-        assert sessions.list_sessions() == expected
+        assert lists.list_sessions() == expected
         assert expected[1].winners == ("Ann",) and expected[1].leading_total == 29
         assert_summaries_true()
 
@@ -128,7 +128,7 @@ def test_flask_import_json_fills_the_summaries(
     with app.app_context():
         view = sessions.create_session(["Ann", "Bo", "Cy"], "Sunday", 1)
         rounds.add_round(view.id, went_out("Bo", Ann=5, Cy=6))
-        expected = sessions.list_sessions()
+        expected = lists.list_sessions()
         export = tmp_path / "old.json"
         export.write_text(json.dumps(_without_summaries(backup.export_everything())))
         for table in reversed(db.metadata.sorted_tables):
@@ -137,7 +137,7 @@ def test_flask_import_json_fills_the_summaries(
     result = runner.invoke(args=["import-json", str(export)])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        assert sessions.list_sessions() == expected
+        assert lists.list_sessions() == expected
         assert expected[0].winners == ("Bo",) and expected[0].complete
 
 
@@ -154,18 +154,18 @@ def test_migration_0005_works_out_the_summaries_of_sessions_played(migrated_app:
         rounds.add_round(dropping.id, went_out("Di", Eve=40))
         rounds.add_round(dropping.id, went_out("Eve", Di=10))
         sessions.create_session(["Finn", "Gus"], "Not started", 1)
-        expected = sessions.list_sessions()
+        expected = lists.list_sessions()
         db.session.remove()
     down = runner.invoke(args=["db", "downgrade", "0004"])
     assert down.exit_code == 0, down.output
     up = runner.invoke(args=["db", "upgrade"])
     assert up.exit_code == 0, up.output
     with app.app_context():
-        assert sessions.list_sessions() == expected
+        assert lists.list_sessions() == expected
         standing = [(s.leaders, s.leading_total, s.winners) for s in expected]
         # Di: +40 then -10, whose worst round is dropped: 40 (30 without the drop).
         assert standing == [((), None, ()), (("Di",), 40, ()), (("Bo",), 9, ("Bo",))]
-        assert sessions.get_session(first.id).rounds_played == 2
+        assert views.get_session(first.id).rounds_played == 2
         assert_summaries_true()
         db.session.remove()
 
@@ -283,7 +283,7 @@ def test_a_session_made_without_a_name_is_read_in_each_readers_language(
     danish, english = (format_date(today, "EEEE d MMMM", locale=x) for x in ("da", "en"))
     assert made["name"] == danish  # the API answers the name the asking phone reads
     with app.app_context():
-        assert sessions.get_session(made["id"]).name == ""  # the words are not stored
+        assert views.get_session(made["id"]).name == ""  # the words are not stored
     english_home = client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert english in _card(english_home, made["id"])
     assert danish not in english_home

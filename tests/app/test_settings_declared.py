@@ -24,16 +24,16 @@ from scorekeeper.rules import LABELS, RulesError, Settings, declared
 from scorekeeper.rules.settings import choice, switch, whole
 from scorekeeper.services.bodies import settings_from_body, settings_schema
 from scorekeeper.services.errors import BadRequest
-from scorekeeper.web.forms import (
+from scorekeeper.web.forms.common import (
     BOOLEAN_SETTINGS,
     NUMBER_PAD_SETTINGS,
     SCORING_SETTINGS,
     SETTING_LABELS,
     TABLE_SETTINGS,
-    NewSessionForm,
     add_settings,
     setting_labels,
 )
+from scorekeeper.web.forms.sessions import NewSessionForm
 from scorekeeper.web.openapi import SCHEMAS
 from scorekeeper.web.tools import TOGGLES, RulesForm
 

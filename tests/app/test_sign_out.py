@@ -19,6 +19,7 @@ from scorekeeper.config import Defaults
 from scorekeeper.extensions import db
 from scorekeeper.models import SignedOutCookie
 from scorekeeper.services import access
+from scorekeeper.web.access import here
 
 pytestmark = pytest.mark.shared_app
 
@@ -49,7 +50,7 @@ def signed_at(app: Flask, payload: Any, seconds_ago: int) -> str:
             return int(time.time()) - seconds_ago
 
     with app.test_request_context():
-        current = access._serializer(access.access_state())
+        current = access._serializer(here().settings, access.access_state(here()))
         earlier = URLSafeTimedSerializer(
             app.secret_key or "", salt=current.salt, signer=EarlierSigner
         )
@@ -99,7 +100,7 @@ def unremembered_claims(app: Flask, phone: FlaskClient) -> access.CookieClaims:
     cookie = phone.get_cookie(COOKIE)
     assert cookie is not None
     with app.test_request_context():
-        claims = access.read_cookie(cookie.value)
+        claims = access.read_cookie(here(), cookie.value)
     assert claims is not None
     return claims
 
@@ -136,7 +137,7 @@ def test_an_unremembered_cookie_is_renewed_while_the_phone_is_used(
     fresh = phone.get_cookie(COOKIE)
     assert fresh is not None and fresh.value != old
     with app.test_request_context():
-        again = access.read_cookie(fresh.value)
+        again = access.read_cookie(here(), fresh.value)
     assert again is not None and again.token_id == claims.token_id and not again.remember
     assert again.issued_at > datetime.now() - timedelta(minutes=5)
     # A fresh one is not renewed on every request.

@@ -1,5 +1,6 @@
 """The app's structure, read from its source: no import circle among its modules (imports made
-inside functions included), and no transaction committed outside `scorekeeper/services/`."""
+inside functions included), no transaction committed outside `scorekeeper/services/`, and no
+Flask inside it."""
 
 from __future__ import annotations
 
@@ -119,3 +120,20 @@ def test_the_project_cites_only_its_own_docs() -> None:
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert OUTSIDE not in readme
     assert outside == []
+
+
+def test_services_know_no_web_framework() -> None:
+    """Services take what they need from the web layer as arguments: no `flask` import there."""
+    services = PACKAGE / "services"
+    importing = []
+    for path in services.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            if any(name == "flask" or name.startswith("flask.") for name in names):
+                importing.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    assert importing == []
