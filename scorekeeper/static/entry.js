@@ -206,8 +206,13 @@
         preparing = null;
       });
   };
-  /* After the frame that draws the new table: its fetch and scripts never delay that frame. */
-  const prepare = () => requestAnimationFrame(() => setTimeout(fetchReady));
+  /* After the frame that draws the new table: its fetch and scripts never delay that frame.
+     A round opened meanwhile calls it off (two forms' scripts would run on one). */
+  let scheduled = 0;
+  const prepare = () => {
+    const mine = ++scheduled;
+    requestAnimationFrame(() => setTimeout(() => mine === scheduled && fetchReady()));
+  };
 
   /* A tap that opens a new went-out round (a name, or Add round when went-out was the last
      ending) opens the form kept ready, within the tap: the name chosen, its rack hidden and the
@@ -232,6 +237,7 @@
   };
 
   const open = async (holder, url, options) => {
+    scheduled += 1;
     if (preparing) await preparing; // the ready form first in place, its scripts run: never two at once
     const response = await fetch(asFragment(url), { credentials: "same-origin" });
     if (!response.ok || !(await place(holder, await response.text(), options))) location.assign(url);
