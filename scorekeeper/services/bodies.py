@@ -313,7 +313,7 @@ def _problem(model: type[BaseModel], detail: ErrorDetails) -> Problem:
     return Problem("bad_request", template, params, at)
 
 
-class _Schema(GenerateJsonSchema):
+class Untitled(GenerateJsonSchema):
     """JSON Schema without the titles pydantic makes up from field names."""
 
     def field_title_should_be_set(self, schema: Any) -> bool:
@@ -325,12 +325,12 @@ def body_schemas(ref_template: str = "#/components/schemas/{model}") -> dict[str
     _, top = models_json_schema(
         [(model, "validation") for model in BODIES],
         ref_template=ref_template,
-        schema_generator=_Schema,
+        schema_generator=Untitled,
     )
     return dict(top["$defs"])
 
 
 def settings_schema(declaration: type[Settings] = Settings) -> dict[str, dict[str, Any]]:
     """Every setting's JSON schema by its key (the properties of `RulesInput`)."""
-    schema = rules_model(declaration).model_json_schema(schema_generator=_Schema)
+    schema = rules_model(declaration).model_json_schema(schema_generator=Untitled)
     return dict(schema["properties"])

@@ -10,8 +10,8 @@ from typing import Any
 
 from scorekeeper.config import Defaults
 from scorekeeper.rules import Settings
-from scorekeeper.services.bodies import body_schemas, settings_schema
-from scorekeeper.services.changes import CHANGES
+from scorekeeper.services.bodies import body_schemas
+from scorekeeper.services.documents import document_schemas
 
 JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -226,204 +226,13 @@ def _gate_answers() -> dict[str, Any]:
 
 # --- Schemas -------------------------------------------------------------------------------
 
-_INT = {"type": "integer"}
-_NAMES = {"type": "array", "items": {"type": "string"}}
-_SESSION_NAME = {
-    "type": "string",
-    "description": "The name to show: for a session made without one, its day in the "
-    "asking phone's language (Accept-Language), e.g. Sunday 1 June.",
-}
-
-
-_SETTINGS = settings_schema()
-
 # The defaults of docs/RULES.md 7, as every session document shows them when none is changed.
 DEFAULT_RULES: dict[str, Any] = Settings().to_dict()
 
-_READING = _closed(
-    ["kind", "as", "points"],
-    {
-        "kind": {"type": "string", "enum": ["group", "run"]},
-        "as": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "The tiles with each joker replaced by the tile it stands for.",
-        },
-        "points": _INT,
-    },
-)
-
 SCHEMAS: dict[str, Any] = {
-    "Change": _closed(
-        ["code", "round", "message"],
-        {
-            "code": {
-                "type": "string",
-                "enum": list(CHANGES),
-                "description": "What the write did, stable for machines (services/changes.py).",
-            },
-            "round": {
-                "type": ["integer", "null"],
-                "description": "The round it was about (`round_*` codes), else null.",
-            },
-            "count": {"type": "integer", "description": "`rounds_agreed`: how many more."},
-            "seconds": {"type": "integer", "description": "`clock_set`: seconds per turn."},
-            "before": {"type": "string", "description": "`player_renamed`: the old name."},
-            "after": {"type": "string", "description": "`player_renamed`: the new name."},
-            "message": {
-                "type": "string",
-                "description": "The same in words, in the asking phone's language "
-                "(Accept-Language, or the language cookie): `Round 3 added`, `Runde 3 tilføjet`.",
-            },
-        },
-    ),
-    "Problem": _closed(
-        ["code", "message"],
-        {
-            "code": {"type": "string", "description": "Stable, for machines: see docs/API.md."},
-            "message": {"type": "string", "description": "Plain words for the family."},
-            "field": {
-                "type": "string",
-                "description": "The player, setting or body key concerned, when there is one.",
-            },
-        },
-    ),
-    "Error": _closed(
-        ["errors"], {"errors": {"type": "array", "minItems": 1, "items": _ref("Problem")}}
-    ),
-    "Rules": _closed(list(_SETTINGS), _SETTINGS, description="Every setting, defaults filled in."),
-    "Session": _closed(
-        [
-            "id",
-            "name",
-            "date",
-            "players",
-            "rounds_planned",
-            "rules",
-            "rounds",
-            "totals",
-            "dropped",
-            "complete",
-            "winners",
-            "version",
-            "last_change",
-            "notes",
-        ],
-        {
-            "id": _INT,
-            "name": _SESSION_NAME,
-            "date": {"type": "string", "format": "date"},
-            "players": {**_NAMES, "description": "Display names in seating order."},
-            "rounds_planned": {"type": "integer", "minimum": 1},
-            "rules": _ref("Rules"),
-            "rounds": {"type": "array", "items": _ref("Round")},
-            "totals": _by_player(_INT, "Totals, with dropped rounds already removed."),
-            "dropped": _by_player(
-                {"type": ["integer", "null"]},
-                "The round number dropped from each player's total, or null.",
-            ),
-            "complete": {"type": "boolean", "description": "The agreed rounds are played."},
-            "winners": {**_NAMES, "description": "The highest totals, once complete."},
-            "version": {
-                "type": "integer",
-                "description": "Moves on with every change to the session or its rounds.",
-            },
-            "last_change": {
-                "oneOf": [_ref("Change"), {"type": "null"}],
-                "description": "What the last change did: a code and its params, and the "
-                "message in the asking phone's language; null before the first change.",
-            },
-            "notes": {
-                "type": "string",
-                "maxLength": 2000,
-                "description": "The family's notes on the evening (plain text, may be empty); "
-                "written on the session page.",
-            },
-        },
-    ),
-    "SessionSummary": _closed(
-        [
-            "id",
-            "name",
-            "date",
-            "players",
-            "rounds_planned",
-            "rounds_played",
-            "complete",
-            "leaders",
-        ],
-        {
-            "id": _INT,
-            "name": _SESSION_NAME,
-            "date": {"type": "string", "format": "date"},
-            "players": _NAMES,
-            "rounds_planned": {"type": "integer", "minimum": 1},
-            "rounds_played": {"type": "integer", "minimum": 0},
-            "complete": {"type": "boolean"},
-            "leaders": {**_NAMES, "description": "The highest totals so far."},
-        },
-    ),
-    "SessionList": _closed(
-        ["sessions"],
-        {"sessions": {"type": "array", "items": _ref("SessionSummary")}},
-        description="Newest first.",
-    ),
-    "Round": _closed(
-        ["number", "ending", "winner", "racks", "scores", "flags", "version"],
-        {
-            "number": {"type": "integer", "minimum": 1},
-            "ending": {"type": "string", "enum": ["went_out", "pool_empty", "scores"]},
-            "winner": {"type": ["string", "null"]},
-            "racks": _by_player(_INT, "Rack values as entered or counted from tiles."),
-            "scores": _by_player(_INT, "Every player's derived score; they sum to 0."),
-            "flags": {**_NAMES, "description": "Players whose typo-flagged entry was confirmed."},
-            "version": {"type": "integer", "description": "Moves on with every replacement."},
-            "tile_counts": _by_player(_INT, "Tile counts, entered or counted from tiles."),
-            "tiles": _by_player(
-                {"type": "array", "items": {"type": "string"}}, "The tiles entered, sorted."
-            ),
-        },
-    ),
-    "Reading": _READING,
-    "SetCheck": _closed(
-        ["valid", "readings", "points", "reason"],
-        {
-            "valid": {"type": "boolean"},
-            "readings": {"type": "array", "items": _ref("Reading")},
-            "points": {"type": "integer", "description": "The highest reading's points."},
-            "reason": {"type": ["string", "null"], "description": "Why the set is invalid."},
-        },
-    ),
-    "MeldCheck": _closed(
-        ["valid", "points", "minimum", "reason", "sets"],
-        {
-            "valid": {"type": "boolean"},
-            "points": _INT,
-            "minimum": _INT,
-            "reason": {"type": ["string", "null"]},
-            "sets": {"type": "array", "items": _ref("SetCheck")},
-        },
-    ),
-    "RackValue": _closed(["value", "count"], {"value": _INT, "count": _INT}),
-    "SwapCheck": _closed(
-        ["allowed", "stands_for", "reason", "reminder"],
-        {
-            "allowed": {"type": "boolean"},
-            "stands_for": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "Every tile the set's jokers stand for in some reading; any of "
-                "them may replace one (in a 3-tile group, either missing colour).",
-            },
-            "reason": {"type": ["string", "null"], "description": "Why the swap is refused."},
-            "reminder": {
-                "type": ["string", "null"],
-                "description": "Once allowed: the freed joker must be played this turn.",
-            },
-        },
-    ),
-    "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
+    **document_schemas(),
     **body_schemas(),
+    "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
 }
 
 # --- Examples (docs/DESIGN.md 3) -------------------------------------------------------------
