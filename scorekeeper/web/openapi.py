@@ -6,12 +6,15 @@ against a fresh four-player session (Ann, Bo, Cy, Di), and every response fits i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from scorekeeper.config import Defaults
-from scorekeeper.rules import Settings
+from scorekeeper.rules import RulesError, Settings
+from scorekeeper.services import tools
 from scorekeeper.services.bodies import body_schemas
 from scorekeeper.services.documents import document_schemas
+from scorekeeper.services.errors import status_for
 
 JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -21,32 +24,13 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _by_player(value: dict[str, Any], description: str) -> dict[str, Any]:
-    """An object keyed by player display name (case-insensitive in requests)."""
-    return {"type": "object", "additionalProperties": value, "description": description}
-
-
-def _closed(required: list[str], properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """A response object: exactly these keys (those in `required` always present)."""
-    return {
-        "type": "object",
-        "required": required,
-        "properties": properties,
-        "additionalProperties": False,
-        **extra,
-    }
-
-
 def _body(schema: str, examples: dict[str, dict[str, Any]], required: bool = True) -> dict:
     return {
         "required": required,
         "content": {
             JSON: {
                 "schema": _ref(schema),
-                "examples": {
-                    name: {"summary": ex["summary"], "value": ex["value"]}
-                    for name, ex in examples.items()
-                },
+                "examples": examples,
             }
         },
     }
@@ -432,29 +416,6 @@ SET_EXAMPLES = {
     },
 }
 
-_SUPPLY = _problem("tile_supply", "red 7 entered 3 times; a single set has 2.", "r7")
-
-SET_ANSWERS = {
-    "joker_run": {
-        "valid": True,
-        "readings": [{"kind": "run", "as": ["r11", "r12", "r13"], "points": 36}],
-        "points": 36,
-        "reason": None,
-    },
-    "repeated_colour": {
-        "valid": False,
-        "readings": [],
-        "points": 0,
-        "reason": "red 5 appears twice: a group needs a different colour on every tile.",
-    },
-    "run_wrap": {
-        "valid": True,
-        "readings": [{"kind": "run", "as": ["r12", "r13", "r1"], "points": 26}],
-        "points": 26,
-        "reason": None,
-    },
-}
-
 MELD_EXAMPLES = {
     "meld": {
         "summary": "r10 b10 J (30) and k1 k2 k3 (6): 36 points, the minimum is 30.",
@@ -463,43 +424,6 @@ MELD_EXAMPLES = {
     "too_few_points": {
         "summary": "6 points do not make the initial meld.",
         "value": {"sets": [["r1", "r2", "r3"]]},
-    },
-}
-
-MELD_ANSWERS = {
-    "meld": {
-        "valid": True,
-        "points": 36,
-        "minimum": 30,
-        "reason": None,
-        "sets": [
-            {
-                "valid": True,
-                "readings": [{"kind": "group", "as": ["k10", "r10", "b10"], "points": 30}],
-                "points": 30,
-                "reason": None,
-            },
-            {
-                "valid": True,
-                "readings": [{"kind": "run", "as": ["k1", "k2", "k3"], "points": 6}],
-                "points": 6,
-                "reason": None,
-            },
-        ],
-    },
-    "too_few_points": {
-        "valid": False,
-        "points": 6,
-        "minimum": 30,
-        "reason": "These sets make 6 points; the initial meld needs 30.",
-        "sets": [
-            {
-                "valid": True,
-                "readings": [{"kind": "run", "as": ["r1", "r2", "r3"], "points": 6}],
-                "points": 6,
-                "reason": None,
-            }
-        ],
     },
 }
 
@@ -544,30 +468,6 @@ SWAP_EXAMPLES = {
     "tile_list": {
         "summary": "tile is one tile, not a list.",
         "value": {"set": ["b3", "b4", "j"], "tile": ["b5"]},
-    },
-}
-
-_REMINDER = "Play the freed joker this turn: it may never end on a rack."
-
-SWAP_ANSWERS = {
-    "french_sheet": {
-        "allowed": True,
-        "stands_for": ["b2", "b5"],
-        "reason": None,
-        "reminder": _REMINDER,
-    },
-    "group": {"allowed": True, "stands_for": ["k5", "o5"], "reason": None, "reminder": _REMINDER},
-    "wrong_tile": {
-        "allowed": False,
-        "stands_for": ["r11"],
-        "reason": "The joker here stands for red 11; black 5 cannot replace it.",
-        "reminder": None,
-    },
-    "setting_off": {
-        "allowed": False,
-        "stands_for": ["b2", "b5"],
-        "reason": "Jokers may not be retrieved from the table in this session.",
-        "reminder": None,
     },
 }
 
@@ -616,6 +516,50 @@ ROUND_SCHEMA_NOTE = (
     "fewest-tiles variant). scores: every player's signed score, summing to 0 with one "
     "positive. Players are named case-insensitively. A rack is a value or a list of tiles."
 )
+
+
+def _outcomes(tool: Callable[[Any], Any], requests: dict[str, Any]) -> dict[int, Any]:
+    """What the tool answers each example request, by status: the examples' answers are the
+    rules' own (English) verdicts and problems, so they are never written twice."""
+    found: dict[int, dict[str, Any]] = {200: {}, 400: {}, 422: {}}
+    for name, example in requests.items():
+        try:
+            found[200][name] = tool(example["value"])
+        except RulesError as error:
+            found[status_for(error)][name] = {"errors": [p.as_dict() for p in error.problems]}
+    return found
+
+
+def _tool(
+    operation: str,
+    summary: str,
+    request: tuple[str, dict[str, Any], Callable[[Any], Any]],
+    answer: tuple[str, str],
+    description: str = "",
+) -> dict[str, Any]:
+    """A rules tool's POST: its request examples, and what the tool answers each of them."""
+    schema, examples, tool = request
+    found = _outcomes(tool, examples)
+    return {
+        "post": {
+            "operationId": operation,
+            "tags": ["rules"],
+            "summary": summary,
+            **({"description": description} if description else {}),
+            "requestBody": _body(schema, examples),
+            "responses": {
+                "200": _answer(answer[1], answer[0], found[200]),
+                "400": _errors(MALFORMED["description"], found[400]),
+                "404": _errors("`session` names no session."),
+                "413": TOO_LARGE,
+                "422": _errors(
+                    "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
+                    found[422],
+                ),
+            },
+        }
+    }
+
 
 # --- The document ----------------------------------------------------------------------------
 
@@ -912,115 +856,38 @@ OPENAPI: dict[str, Any] = {
                 },
             },
         },
-        "/api/v1/rules/set": {
-            "post": {
-                "operationId": "checkSet",
-                "tags": ["rules"],
-                "summary": "Is this one set valid, and every way to read it.",
-                "requestBody": _body("SetRequest", SET_EXAMPLES),
-                "responses": {
-                    "200": _answer(
-                        "The verdict; `points` is the highest reading's.", "SetCheck", SET_ANSWERS
-                    ),
-                    "400": MALFORMED,
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
-                        {"tile_supply": _SUPPLY},
-                    ),
-                },
-            },
-        },
-        "/api/v1/rules/meld": {
-            "post": {
-                "operationId": "checkMeld",
-                "tags": ["rules"],
-                "summary": "Do these sets, all from one rack, make the initial meld.",
-                "requestBody": _body("MeldRequest", MELD_EXAMPLES),
-                "responses": {
-                    "200": _answer("The verdict, with each set's.", "MeldCheck", MELD_ANSWERS),
-                    "400": MALFORMED,
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range)."
-                    ),
-                },
-            },
-        },
-        "/api/v1/rules/rack": {
-            "post": {
-                "operationId": "rackValue",
-                "tags": ["rules"],
-                "summary": "What a rack is worth and how many tiles it holds.",
-                "requestBody": _body("RackRequest", RACK_EXAMPLES),
-                "responses": {
-                    "200": _answer(
-                        "The rack's value (jokers at the joker penalty) and tile count.",
-                        "RackValue",
-                        {
-                            "rack": {"value": 50, "count": 3},
-                            "joker_penalty": {"value": 70, "count": 3},
-                        },
-                    ),
-                    "400": MALFORMED,
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
-                        {
-                            "bad_tile": _problem(
-                                "bad_tile",
-                                "“x9” is not a tile: write a colour and a number like r7 or "
-                                "k13, or j for a joker.",
-                            ),
-                            "tile_supply": _SUPPLY,
-                        },
-                    ),
-                },
-            },
-        },
-        "/api/v1/rules/swap": {
-            "post": {
-                "operationId": "checkJokerSwap",
-                "tags": ["rules"],
-                "summary": "May a rack tile take the place of a joker in a set on the table.",
-                "description": "Allowed only when `jokers_retrievable` is on, the set is valid and "
-                "holds a joker, and the tile is one the joker stands for in some reading (in a "
-                "3-tile group either missing colour; in a run the exact tile). A refusal is "
-                "still a 200, with `allowed` false and the reason.",
-                "requestBody": _body("SwapRequest", SWAP_EXAMPLES),
-                "responses": {
-                    "200": _answer(
-                        "The verdict, with what the joker stands for and, once allowed, the "
-                        "reminder that the freed joker must be played this turn.",
-                        "SwapCheck",
-                        SWAP_ANSWERS,
-                    ),
-                    "400": _errors(
-                        MALFORMED["description"],
-                        {
-                            "tile_list": _problem(
-                                "bad_request", 'tile must be one tile like "b5".', "tile"
-                            )
-                        },
-                    ),
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
-                        {
-                            "bad_tile": _problem(
-                                "bad_tile",
-                                "“x5” is not a tile: write a colour and a number like r7 or "
-                                "k13, or j for a joker.",
-                            )
-                        },
-                    ),
-                },
-            },
-        },
+        "/api/v1/rules/set": _tool(
+            "checkSet",
+            "Is this one set valid, and every way to read it.",
+            ("SetRequest", SET_EXAMPLES, tools.check_set_tool),
+            ("SetCheck", "The verdict; `points` is the highest reading's."),
+        ),
+        "/api/v1/rules/meld": _tool(
+            "checkMeld",
+            "Do these sets, all from one rack, make the initial meld.",
+            ("MeldRequest", MELD_EXAMPLES, tools.check_meld_tool),
+            ("MeldCheck", "The verdict, with each set's."),
+        ),
+        "/api/v1/rules/rack": _tool(
+            "rackValue",
+            "What a rack is worth and how many tiles it holds.",
+            ("RackRequest", RACK_EXAMPLES, tools.rack_tool),
+            ("RackValue", "The rack's value (jokers at the joker penalty) and tile count."),
+        ),
+        "/api/v1/rules/swap": _tool(
+            "checkJokerSwap",
+            "May a rack tile take the place of a joker in a set on the table.",
+            ("SwapRequest", SWAP_EXAMPLES, tools.swap_tool),
+            (
+                "SwapCheck",
+                "The verdict, with what the joker stands for and, once allowed, the reminder "
+                "that the freed joker must be played this turn.",
+            ),
+            "Allowed only when `jokers_retrievable` is on, the set is valid and holds a joker, "
+            "and the tile is one the joker stands for in some reading (in a 3-tile group either "
+            "missing colour; in a run the exact tile). A refusal is still a 200, with `allowed` "
+            "false and the reason.",
+        ),
         "/api/v1/openapi.json": {
             "get": {
                 "operationId": "openapi",
