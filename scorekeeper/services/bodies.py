@@ -154,7 +154,11 @@ class Extend(Body):
 
 
 class RoundInput(Body):
-    """A round: how it ended and what each player entered (docs/DESIGN.md 3)."""
+    """A round: how it ended and what each player entered. Three endings. went_out: `winner`
+    and a rack for every other player. pool_empty: a rack for every player; `tile_counts` and
+    `winner` only settle ties (or are needed for the fewest-tiles variant). scores: every
+    player's signed score, summing to 0 with one positive. Players are named
+    case-insensitively. A rack is a value or a list of tiles."""
 
     not_an_object: ClassVar[tuple[str, str | None]] = (
         N_("The round must be a JSON object."),

@@ -11,7 +11,7 @@ from typing import Any
 
 from scorekeeper.config import Defaults
 from scorekeeper.rules import RulesError, Settings
-from scorekeeper.services import tools
+from scorekeeper.services import sessions, tools
 from scorekeeper.services.bodies import body_schemas
 from scorekeeper.services.documents import document_schemas
 from scorekeeper.services.errors import status_for
@@ -53,6 +53,11 @@ def _answer(
 
 def _errors(description: str, examples: dict[str, Any] | None = None) -> dict[str, Any]:
     return _answer(description, "Error", examples)
+
+
+def _refused(error: RulesError) -> dict[str, Any]:
+    """The error answer to a service's refusal, in English."""
+    return {"errors": [p.as_dict() for p in error.problems]}
 
 
 def _problem(code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -221,6 +226,17 @@ SCHEMAS: dict[str, Any] = {
 
 # --- Examples (docs/DESIGN.md 3) -------------------------------------------------------------
 
+# The session of every example, as the list of sessions shows it after the went_out round.
+LISTED = {
+    "id": 1,
+    "name": "Sunday",
+    "date": "2025-06-01",
+    "players": PLAYERS,
+    "rounds_planned": 3,
+    "rounds_played": 1,
+    "complete": False,
+    "leaders": ["Ann"],
+}
 SUNDAY = {
     "name": "Sunday",
     "players": PLAYERS,
@@ -232,11 +248,7 @@ SUNDAY = {
 def _session(**changes: Any) -> dict[str, Any]:
     """A session document of the four players; `id` and `date` vary in real answers."""
     doc = {
-        "id": 1,
-        "name": "Sunday",
-        "date": "2025-06-01",
-        "players": PLAYERS,
-        "rounds_planned": 3,
+        **{key: LISTED[key] for key in ("id", "name", "date", "players", "rounds_planned")},
         "rules": DEFAULT_RULES,
         "rounds": [],
         "totals": dict.fromkeys(PLAYERS, 0),
@@ -315,44 +327,32 @@ ROUND_EXAMPLES = {
 ROUND_ANSWERS = {
     "went_out": WENT_OUT_ROUND,
     "went_out_tiles": {
-        "number": 1,
-        "ending": "went_out",
-        "winner": "Ann",
+        **WENT_OUT_ROUND,
         "racks": {"Bo": 50, "Cy": 12, "Di": 8},
         "scores": {"Ann": 70, "Bo": -50, "Cy": -12, "Di": -8},
-        "flags": [],
-        "version": 2,
         "tile_counts": {"Bo": 3},
         "tiles": {"Bo": ["k13", "r7", "j"]},
     },
     "pool_empty": {
-        "number": 1,
+        **WENT_OUT_ROUND,
         "ending": "pool_empty",
         "winner": "Di",
         "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
         "scores": {"Ann": -2, "Bo": -14, "Cy": -47, "Di": 63},
-        "flags": [],
-        "version": 2,
         "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
     },
     "scores": {
-        "number": 1,
+        **WENT_OUT_ROUND,
         "ending": "scores",
-        "winner": "Ann",
         "racks": {},
         "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3},
-        "flags": [],
-        "version": 2,
     },
     "with_key": WENT_OUT_ROUND,
     "confirmed": {
-        "number": 1,
-        "ending": "went_out",
-        "winner": "Ann",
+        **WENT_OUT_ROUND,
         "racks": {"Bo": 200, "Cy": 12, "Di": 8},
         "scores": {"Ann": 220, "Bo": -200, "Cy": -12, "Di": -8},
         "flags": ["Bo"],
-        "version": 2,
     },
 }
 
@@ -489,12 +489,7 @@ RENUMBERED = _problem(
     "would now be round 2. Check the table before saving again.",
     "version",
 )
-STALE_SESSION = _problem(
-    "stale_session",
-    "Another phone changed the session meanwhile (perhaps it agreed to one more round "
-    "already): nothing was changed. Check the table and try again.",
-    "version",
-)
+STALE_SESSION = _refused(sessions.stale_session())
 STALE_ROUND = _problem(
     "stale_round",
     "Someone changed round 1 meanwhile; it now reads Ann +85, Bo -22, Cy -55, Di -8. "
@@ -510,13 +505,6 @@ ROUND_RULES = (
     "`bad_tile_count`, `tie`, `wrong_winner`."
 )
 
-ROUND_SCHEMA_NOTE = (
-    "Three endings. went_out: `winner` and a rack for every other player. pool_empty: a rack "
-    "for every player; `tile_counts` and `winner` only settle ties (or are needed for the "
-    "fewest-tiles variant). scores: every player's signed score, summing to 0 with one "
-    "positive. Players are named case-insensitively. A rack is a value or a list of tiles."
-)
-
 
 def _outcomes(tool: Callable[[Any], Any], requests: dict[str, Any]) -> dict[int, Any]:
     """What the tool answers each example request, by status: the examples' answers are the
@@ -526,7 +514,7 @@ def _outcomes(tool: Callable[[Any], Any], requests: dict[str, Any]) -> dict[int,
         try:
             found[200][name] = tool(example["value"])
         except RulesError as error:
-            found[status_for(error)][name] = {"errors": [p.as_dict() for p in error.problems]}
+            found[status_for(error)][name] = _refused(error)
     return found
 
 
@@ -551,7 +539,6 @@ def _tool(
                 "200": _answer(answer[1], answer[0], found[200]),
                 "400": _errors(MALFORMED["description"], found[400]),
                 "404": _errors("`session` names no session."),
-                "413": TOO_LARGE,
                 "422": _errors(
                     "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
                     found[422],
@@ -602,22 +589,7 @@ OPENAPI: dict[str, Any] = {
                     "200": _answer(
                         "The sessions, newest first.",
                         "SessionList",
-                        {
-                            "after_went_out": {
-                                "sessions": [
-                                    {
-                                        "id": 1,
-                                        "name": "Sunday",
-                                        "date": "2025-06-01",
-                                        "players": PLAYERS,
-                                        "rounds_planned": 3,
-                                        "rounds_played": 1,
-                                        "complete": False,
-                                        "leaders": ["Ann"],
-                                    }
-                                ]
-                            }
-                        },
+                        {"after_went_out": {"sessions": [LISTED]}},
                     ),
                     "400": _errors(
                         "`limit` or `offset` is not a whole number, or below its minimum "
@@ -658,7 +630,6 @@ OPENAPI: dict[str, Any] = {
                             )
                         },
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors(
                         "A rules violation: `too_many_players`, `too_few_players`, "
                         "`duplicate_player`, `bad_name`, `bad_setting` (a value out of range).",
@@ -693,7 +664,6 @@ OPENAPI: dict[str, Any] = {
                         "description": "Not modified: `If-None-Match` holds the current `ETag`.",
                         "headers": ETAG,
                     },
-                    "404": UNKNOWN_SESSION,
                 },
             },
         },
@@ -737,14 +707,11 @@ OPENAPI: dict[str, Any] = {
                             for name in ("one_more", "from_version")
                         },
                     ),
-                    "400": MALFORMED,
-                    "404": UNKNOWN_SESSION,
                     "409": _errors(
                         "`stale_session`: `version` is not the session's now (another phone "
                         "changed it, perhaps agreeing to a round already); nothing changes.",
                         {"stale_session": STALE_SESSION},
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors("`bad_setting`: more than 100 rounds, or fewer than 1."),
                 },
             },
@@ -755,7 +722,6 @@ OPENAPI: dict[str, Any] = {
                 "operationId": "addRound",
                 "tags": ["rounds"],
                 "summary": "Record the next round.",
-                "description": ROUND_SCHEMA_NOTE,
                 "requestBody": _body("RoundInput", ROUND_EXAMPLES),
                 "responses": {
                     "200": _answer(
@@ -770,8 +736,6 @@ OPENAPI: dict[str, Any] = {
                         {name: ROUND_ANSWERS[name] for name in ROUND_ANSWERS},
                         LOCATION,
                     ),
-                    "400": MALFORMED,
-                    "404": UNKNOWN_SESSION,
                     "409": _errors(
                         "`confirm_required` (one problem per flagged player, `field` names "
                         'them; send again with "confirm": true), `session_complete` (extend '
@@ -784,7 +748,6 @@ OPENAPI: dict[str, Any] = {
                             "key_reused": KEY_REUSED,
                         },
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors(
                         ROUND_RULES,
                         {n: ROUND_REFUSALS[n] for n in ("zero_sum", "tie", "bad_tile")},
@@ -800,14 +763,13 @@ OPENAPI: dict[str, Any] = {
                 "summary": "One round.",
                 "responses": {
                     "200": _answer("The round.", "Round", {"after_went_out": WENT_OUT_ROUND}),
-                    "404": UNKNOWN_ROUND,
                 },
             },
             "put": {
                 "operationId": "replaceRound",
                 "tags": ["rounds"],
                 "summary": "Replace a round (same body as adding); its scores are derived again.",
-                "description": ROUND_SCHEMA_NOTE + " `key` and `number` are ignored here.",
+                "description": "`key` and `number` are ignored here.",
                 "requestBody": _body(
                     "RoundInput",
                     {
@@ -823,8 +785,6 @@ OPENAPI: dict[str, Any] = {
                         "Round",
                         {"scores": {**ROUND_ANSWERS["scores"], "version": 3}},
                     ),
-                    "400": MALFORMED,
-                    "404": UNKNOWN_ROUND,
                     "409": _errors(
                         "`confirm_required`, as when adding; `stale_round` when `version` is "
                         "not the round's current one (it was edited, or a delete moved another "
@@ -832,7 +792,6 @@ OPENAPI: dict[str, Any] = {
                         "of the round.",
                         {"stale_round": STALE_ROUND},
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors(ROUND_RULES),
                 },
             },
@@ -846,7 +805,6 @@ OPENAPI: dict[str, Any] = {
                 "responses": {
                     "204": {"description": "Removed."},
                     "400": _errors("`version` is not a whole number from 1 (`bad_request`)."),
-                    "404": UNKNOWN_ROUND,
                     "409": _errors(
                         "`stale_round`: `version` is not the round's current one (it was "
                         "edited, or a delete moved another round to this number); nothing was "
@@ -902,13 +860,22 @@ OPENAPI: dict[str, Any] = {
 }
 
 
-def _behind_the_gate(document: dict[str, Any]) -> None:
-    """Every operation is behind the passphrase gate (the open /healthz is not in the API):
-    each lists its 401 and 429, and none overrides the global `security`."""
-    for item in document["paths"].values():
+def _shared_answers(document: dict[str, Any]) -> None:
+    """The answers many operations share, written once: every operation is behind the
+    passphrase gate (the open /healthz is not in the API; none overrides the global
+    `security`), one with a path parameter may find nothing there, and one with a body may
+    find it malformed or too large."""
+    for path, item in document["paths"].items():
         for method, operation in item.items():
-            if method != "parameters":
-                operation["responses"].update(_gate_answers())
+            if method == "parameters":
+                continue
+            answers = operation["responses"]
+            answers.update(_gate_answers())
+            if "{" in path:
+                answers.setdefault("404", UNKNOWN_ROUND if "{number}" in path else UNKNOWN_SESSION)
+            if "requestBody" in operation:
+                answers.setdefault("400", MALFORMED)
+                answers.setdefault("413", TOO_LARGE)
 
 
-_behind_the_gate(OPENAPI)
+_shared_answers(OPENAPI)
