@@ -154,7 +154,11 @@ class Extend(Body):
 
 
 class RoundInput(Body):
-    """A round: how it ended and what each player entered (docs/DESIGN.md 3)."""
+    """A round: how it ended and what each player entered. Three endings. went_out: `winner`
+    and a rack for every other player. pool_empty: a rack for every player; `tile_counts` and
+    `winner` only settle ties (or are needed for the fewest-tiles variant). scores: every
+    player's signed score, summing to 0 with one positive. Players are named
+    case-insensitively. A rack is a value or a list of tiles."""
 
     not_an_object: ClassVar[tuple[str, str | None]] = (
         N_("The round must be a JSON object."),
@@ -313,7 +317,7 @@ def _problem(model: type[BaseModel], detail: ErrorDetails) -> Problem:
     return Problem("bad_request", template, params, at)
 
 
-class _Schema(GenerateJsonSchema):
+class Untitled(GenerateJsonSchema):
     """JSON Schema without the titles pydantic makes up from field names."""
 
     def field_title_should_be_set(self, schema: Any) -> bool:
@@ -325,12 +329,12 @@ def body_schemas(ref_template: str = "#/components/schemas/{model}") -> dict[str
     _, top = models_json_schema(
         [(model, "validation") for model in BODIES],
         ref_template=ref_template,
-        schema_generator=_Schema,
+        schema_generator=Untitled,
     )
     return dict(top["$defs"])
 
 
 def settings_schema(declaration: type[Settings] = Settings) -> dict[str, dict[str, Any]]:
     """Every setting's JSON schema by its key (the properties of `RulesInput`)."""
-    schema = rules_model(declaration).model_json_schema(schema_generator=_Schema)
+    schema = rules_model(declaration).model_json_schema(schema_generator=Untitled)
     return dict(schema["properties"])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from scorekeeper.rules import (
     Settings,
     check_meld,
@@ -24,7 +22,11 @@ from scorekeeper.services.bodies import (
     read,
 )
 from scorekeeper.services.documents import (
+    MeldCheck,
+    RackValue,
     Render,
+    SetCheck,
+    SwapCheck,
     TextRender,
     english,
     meld_document,
@@ -48,7 +50,7 @@ def _settings(asked: ToolRequest) -> Settings:
     return Settings.from_dict(given(asked.rules), base)
 
 
-def check_set_tool(body: object, render: Render = english) -> dict[str, Any]:
+def check_set_tool(body: object, render: Render = english) -> SetCheck:
     """Is this one set valid, and every way to read it."""
     asked = read(SetRequest, body)
     settings = _settings(asked)
@@ -56,7 +58,7 @@ def check_set_tool(body: object, render: Render = english) -> dict[str, Any]:
     return set_document(check, settings.played_with, render)
 
 
-def check_meld_tool(body: object, render: Render = english) -> dict[str, Any]:
+def check_meld_tool(body: object, render: Render = english) -> MeldCheck:
     """Do these sets from one rack make the initial meld."""
     asked = read(MeldRequest, body)
     settings = _settings(asked)
@@ -64,7 +66,7 @@ def check_meld_tool(body: object, render: Render = english) -> dict[str, Any]:
     return meld_document(check_meld(parsed, settings), settings.played_with, render)
 
 
-def rack_tool(body: object) -> dict[str, Any]:
+def rack_tool(body: object) -> RackValue:
     """What a rack is worth and how many tiles it holds."""
     asked = read(RackRequest, body)
     settings = _settings(asked)
@@ -75,7 +77,7 @@ def rack_tool(body: object) -> dict[str, Any]:
 
 def swap_tool(
     body: object, render: Render = english, render_text: TextRender = same_text
-) -> dict[str, Any]:
+) -> SwapCheck:
     """May a tile from a rack take the place of a joker in this set on the table."""
     asked = read(SwapRequest, body)
     settings = _settings(asked)

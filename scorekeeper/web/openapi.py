@@ -6,12 +6,15 @@ against a fresh four-player session (Ann, Bo, Cy, Di), and every response fits i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from scorekeeper.config import Defaults
-from scorekeeper.rules import Settings
-from scorekeeper.services.bodies import body_schemas, settings_schema
-from scorekeeper.services.changes import CHANGES
+from scorekeeper.rules import RulesError, Settings
+from scorekeeper.services import sessions, tools
+from scorekeeper.services.bodies import body_schemas
+from scorekeeper.services.documents import document_schemas
+from scorekeeper.services.errors import status_for
 
 JSON = "application/json"
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -21,32 +24,13 @@ def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _by_player(value: dict[str, Any], description: str) -> dict[str, Any]:
-    """An object keyed by player display name (case-insensitive in requests)."""
-    return {"type": "object", "additionalProperties": value, "description": description}
-
-
-def _closed(required: list[str], properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """A response object: exactly these keys (those in `required` always present)."""
-    return {
-        "type": "object",
-        "required": required,
-        "properties": properties,
-        "additionalProperties": False,
-        **extra,
-    }
-
-
 def _body(schema: str, examples: dict[str, dict[str, Any]], required: bool = True) -> dict:
     return {
         "required": required,
         "content": {
             JSON: {
                 "schema": _ref(schema),
-                "examples": {
-                    name: {"summary": ex["summary"], "value": ex["value"]}
-                    for name, ex in examples.items()
-                },
+                "examples": examples,
             }
         },
     }
@@ -69,6 +53,11 @@ def _answer(
 
 def _errors(description: str, examples: dict[str, Any] | None = None) -> dict[str, Any]:
     return _answer(description, "Error", examples)
+
+
+def _refused(error: RulesError) -> dict[str, Any]:
+    """The error answer to a service's refusal, in English."""
+    return {"errors": [p.as_dict() for p in error.problems]}
 
 
 def _problem(code: str, message: str, field: str | None = None) -> dict[str, Any]:
@@ -226,208 +215,28 @@ def _gate_answers() -> dict[str, Any]:
 
 # --- Schemas -------------------------------------------------------------------------------
 
-_INT = {"type": "integer"}
-_NAMES = {"type": "array", "items": {"type": "string"}}
-_SESSION_NAME = {
-    "type": "string",
-    "description": "The name to show: for a session made without one, its day in the "
-    "asking phone's language (Accept-Language), e.g. Sunday 1 June.",
-}
-
-
-_SETTINGS = settings_schema()
-
 # The defaults of docs/RULES.md 7, as every session document shows them when none is changed.
 DEFAULT_RULES: dict[str, Any] = Settings().to_dict()
 
-_READING = _closed(
-    ["kind", "as", "points"],
-    {
-        "kind": {"type": "string", "enum": ["group", "run"]},
-        "as": {
-            "type": "array",
-            "items": {"type": "string"},
-            "description": "The tiles with each joker replaced by the tile it stands for.",
-        },
-        "points": _INT,
-    },
-)
-
 SCHEMAS: dict[str, Any] = {
-    "Change": _closed(
-        ["code", "round", "message"],
-        {
-            "code": {
-                "type": "string",
-                "enum": list(CHANGES),
-                "description": "What the write did, stable for machines (services/changes.py).",
-            },
-            "round": {
-                "type": ["integer", "null"],
-                "description": "The round it was about (`round_*` codes), else null.",
-            },
-            "count": {"type": "integer", "description": "`rounds_agreed`: how many more."},
-            "seconds": {"type": "integer", "description": "`clock_set`: seconds per turn."},
-            "before": {"type": "string", "description": "`player_renamed`: the old name."},
-            "after": {"type": "string", "description": "`player_renamed`: the new name."},
-            "message": {
-                "type": "string",
-                "description": "The same in words, in the asking phone's language "
-                "(Accept-Language, or the language cookie): `Round 3 added`, `Runde 3 tilføjet`.",
-            },
-        },
-    ),
-    "Problem": _closed(
-        ["code", "message"],
-        {
-            "code": {"type": "string", "description": "Stable, for machines: see docs/API.md."},
-            "message": {"type": "string", "description": "Plain words for the family."},
-            "field": {
-                "type": "string",
-                "description": "The player, setting or body key concerned, when there is one.",
-            },
-        },
-    ),
-    "Error": _closed(
-        ["errors"], {"errors": {"type": "array", "minItems": 1, "items": _ref("Problem")}}
-    ),
-    "Rules": _closed(list(_SETTINGS), _SETTINGS, description="Every setting, defaults filled in."),
-    "Session": _closed(
-        [
-            "id",
-            "name",
-            "date",
-            "players",
-            "rounds_planned",
-            "rules",
-            "rounds",
-            "totals",
-            "dropped",
-            "complete",
-            "winners",
-            "version",
-            "last_change",
-            "notes",
-        ],
-        {
-            "id": _INT,
-            "name": _SESSION_NAME,
-            "date": {"type": "string", "format": "date"},
-            "players": {**_NAMES, "description": "Display names in seating order."},
-            "rounds_planned": {"type": "integer", "minimum": 1},
-            "rules": _ref("Rules"),
-            "rounds": {"type": "array", "items": _ref("Round")},
-            "totals": _by_player(_INT, "Totals, with dropped rounds already removed."),
-            "dropped": _by_player(
-                {"type": ["integer", "null"]},
-                "The round number dropped from each player's total, or null.",
-            ),
-            "complete": {"type": "boolean", "description": "The agreed rounds are played."},
-            "winners": {**_NAMES, "description": "The highest totals, once complete."},
-            "version": {
-                "type": "integer",
-                "description": "Moves on with every change to the session or its rounds.",
-            },
-            "last_change": {
-                "oneOf": [_ref("Change"), {"type": "null"}],
-                "description": "What the last change did: a code and its params, and the "
-                "message in the asking phone's language; null before the first change.",
-            },
-            "notes": {
-                "type": "string",
-                "maxLength": 2000,
-                "description": "The family's notes on the evening (plain text, may be empty); "
-                "written on the session page.",
-            },
-        },
-    ),
-    "SessionSummary": _closed(
-        [
-            "id",
-            "name",
-            "date",
-            "players",
-            "rounds_planned",
-            "rounds_played",
-            "complete",
-            "leaders",
-        ],
-        {
-            "id": _INT,
-            "name": _SESSION_NAME,
-            "date": {"type": "string", "format": "date"},
-            "players": _NAMES,
-            "rounds_planned": {"type": "integer", "minimum": 1},
-            "rounds_played": {"type": "integer", "minimum": 0},
-            "complete": {"type": "boolean"},
-            "leaders": {**_NAMES, "description": "The highest totals so far."},
-        },
-    ),
-    "SessionList": _closed(
-        ["sessions"],
-        {"sessions": {"type": "array", "items": _ref("SessionSummary")}},
-        description="Newest first.",
-    ),
-    "Round": _closed(
-        ["number", "ending", "winner", "racks", "scores", "flags", "version"],
-        {
-            "number": {"type": "integer", "minimum": 1},
-            "ending": {"type": "string", "enum": ["went_out", "pool_empty", "scores"]},
-            "winner": {"type": ["string", "null"]},
-            "racks": _by_player(_INT, "Rack values as entered or counted from tiles."),
-            "scores": _by_player(_INT, "Every player's derived score; they sum to 0."),
-            "flags": {**_NAMES, "description": "Players whose typo-flagged entry was confirmed."},
-            "version": {"type": "integer", "description": "Moves on with every replacement."},
-            "tile_counts": _by_player(_INT, "Tile counts, entered or counted from tiles."),
-            "tiles": _by_player(
-                {"type": "array", "items": {"type": "string"}}, "The tiles entered, sorted."
-            ),
-        },
-    ),
-    "Reading": _READING,
-    "SetCheck": _closed(
-        ["valid", "readings", "points", "reason"],
-        {
-            "valid": {"type": "boolean"},
-            "readings": {"type": "array", "items": _ref("Reading")},
-            "points": {"type": "integer", "description": "The highest reading's points."},
-            "reason": {"type": ["string", "null"], "description": "Why the set is invalid."},
-        },
-    ),
-    "MeldCheck": _closed(
-        ["valid", "points", "minimum", "reason", "sets"],
-        {
-            "valid": {"type": "boolean"},
-            "points": _INT,
-            "minimum": _INT,
-            "reason": {"type": ["string", "null"]},
-            "sets": {"type": "array", "items": _ref("SetCheck")},
-        },
-    ),
-    "RackValue": _closed(["value", "count"], {"value": _INT, "count": _INT}),
-    "SwapCheck": _closed(
-        ["allowed", "stands_for", "reason", "reminder"],
-        {
-            "allowed": {"type": "boolean"},
-            "stands_for": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "Every tile the set's jokers stand for in some reading; any of "
-                "them may replace one (in a 3-tile group, either missing colour).",
-            },
-            "reason": {"type": ["string", "null"], "description": "Why the swap is refused."},
-            "reminder": {
-                "type": ["string", "null"],
-                "description": "Once allowed: the freed joker must be played this turn.",
-            },
-        },
-    ),
-    "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
+    **document_schemas(),
     **body_schemas(),
+    "OpenAPI": {"type": "object", "required": ["openapi", "info", "paths"]},
 }
 
 # --- Examples (docs/DESIGN.md 3) -------------------------------------------------------------
 
+# The session of every example, as the list of sessions shows it after the went_out round.
+LISTED = {
+    "id": 1,
+    "name": "Sunday",
+    "date": "2025-06-01",
+    "players": PLAYERS,
+    "rounds_planned": 3,
+    "rounds_played": 1,
+    "complete": False,
+    "leaders": ["Ann"],
+}
 SUNDAY = {
     "name": "Sunday",
     "players": PLAYERS,
@@ -439,11 +248,7 @@ SUNDAY = {
 def _session(**changes: Any) -> dict[str, Any]:
     """A session document of the four players; `id` and `date` vary in real answers."""
     doc = {
-        "id": 1,
-        "name": "Sunday",
-        "date": "2025-06-01",
-        "players": PLAYERS,
-        "rounds_planned": 3,
+        **{key: LISTED[key] for key in ("id", "name", "date", "players", "rounds_planned")},
         "rules": DEFAULT_RULES,
         "rounds": [],
         "totals": dict.fromkeys(PLAYERS, 0),
@@ -522,44 +327,32 @@ ROUND_EXAMPLES = {
 ROUND_ANSWERS = {
     "went_out": WENT_OUT_ROUND,
     "went_out_tiles": {
-        "number": 1,
-        "ending": "went_out",
-        "winner": "Ann",
+        **WENT_OUT_ROUND,
         "racks": {"Bo": 50, "Cy": 12, "Di": 8},
         "scores": {"Ann": 70, "Bo": -50, "Cy": -12, "Di": -8},
-        "flags": [],
-        "version": 2,
         "tile_counts": {"Bo": 3},
         "tiles": {"Bo": ["k13", "r7", "j"]},
     },
     "pool_empty": {
-        "number": 1,
+        **WENT_OUT_ROUND,
         "ending": "pool_empty",
         "winner": "Di",
         "racks": {"Ann": 10, "Bo": 22, "Cy": 55, "Di": 8},
         "scores": {"Ann": -2, "Bo": -14, "Cy": -47, "Di": 63},
-        "flags": [],
-        "version": 2,
         "tile_counts": {"Ann": 3, "Bo": 5, "Cy": 9, "Di": 2},
     },
     "scores": {
-        "number": 1,
+        **WENT_OUT_ROUND,
         "ending": "scores",
-        "winner": "Ann",
         "racks": {},
         "scores": {"Ann": 24, "Bo": -5, "Cy": -16, "Di": -3},
-        "flags": [],
-        "version": 2,
     },
     "with_key": WENT_OUT_ROUND,
     "confirmed": {
-        "number": 1,
-        "ending": "went_out",
-        "winner": "Ann",
+        **WENT_OUT_ROUND,
         "racks": {"Bo": 200, "Cy": 12, "Di": 8},
         "scores": {"Ann": 220, "Bo": -200, "Cy": -12, "Di": -8},
         "flags": ["Bo"],
-        "version": 2,
     },
 }
 
@@ -623,29 +416,6 @@ SET_EXAMPLES = {
     },
 }
 
-_SUPPLY = _problem("tile_supply", "red 7 entered 3 times; a single set has 2.", "r7")
-
-SET_ANSWERS = {
-    "joker_run": {
-        "valid": True,
-        "readings": [{"kind": "run", "as": ["r11", "r12", "r13"], "points": 36}],
-        "points": 36,
-        "reason": None,
-    },
-    "repeated_colour": {
-        "valid": False,
-        "readings": [],
-        "points": 0,
-        "reason": "red 5 appears twice: a group needs a different colour on every tile.",
-    },
-    "run_wrap": {
-        "valid": True,
-        "readings": [{"kind": "run", "as": ["r12", "r13", "r1"], "points": 26}],
-        "points": 26,
-        "reason": None,
-    },
-}
-
 MELD_EXAMPLES = {
     "meld": {
         "summary": "r10 b10 J (30) and k1 k2 k3 (6): 36 points, the minimum is 30.",
@@ -654,43 +424,6 @@ MELD_EXAMPLES = {
     "too_few_points": {
         "summary": "6 points do not make the initial meld.",
         "value": {"sets": [["r1", "r2", "r3"]]},
-    },
-}
-
-MELD_ANSWERS = {
-    "meld": {
-        "valid": True,
-        "points": 36,
-        "minimum": 30,
-        "reason": None,
-        "sets": [
-            {
-                "valid": True,
-                "readings": [{"kind": "group", "as": ["k10", "r10", "b10"], "points": 30}],
-                "points": 30,
-                "reason": None,
-            },
-            {
-                "valid": True,
-                "readings": [{"kind": "run", "as": ["k1", "k2", "k3"], "points": 6}],
-                "points": 6,
-                "reason": None,
-            },
-        ],
-    },
-    "too_few_points": {
-        "valid": False,
-        "points": 6,
-        "minimum": 30,
-        "reason": "These sets make 6 points; the initial meld needs 30.",
-        "sets": [
-            {
-                "valid": True,
-                "readings": [{"kind": "run", "as": ["r1", "r2", "r3"], "points": 6}],
-                "points": 6,
-                "reason": None,
-            }
-        ],
     },
 }
 
@@ -738,30 +471,6 @@ SWAP_EXAMPLES = {
     },
 }
 
-_REMINDER = "Play the freed joker this turn: it may never end on a rack."
-
-SWAP_ANSWERS = {
-    "french_sheet": {
-        "allowed": True,
-        "stands_for": ["b2", "b5"],
-        "reason": None,
-        "reminder": _REMINDER,
-    },
-    "group": {"allowed": True, "stands_for": ["k5", "o5"], "reason": None, "reminder": _REMINDER},
-    "wrong_tile": {
-        "allowed": False,
-        "stands_for": ["r11"],
-        "reason": "The joker here stands for red 11; black 5 cannot replace it.",
-        "reminder": None,
-    },
-    "setting_off": {
-        "allowed": False,
-        "stands_for": ["b2", "b5"],
-        "reason": "Jokers may not be retrieved from the table in this session.",
-        "reminder": None,
-    },
-}
-
 # --- Shared answers --------------------------------------------------------------------------
 
 MALFORMED = _errors(
@@ -780,12 +489,7 @@ RENUMBERED = _problem(
     "would now be round 2. Check the table before saving again.",
     "version",
 )
-STALE_SESSION = _problem(
-    "stale_session",
-    "Another phone changed the session meanwhile (perhaps it agreed to one more round "
-    "already): nothing was changed. Check the table and try again.",
-    "version",
-)
+STALE_SESSION = _refused(sessions.stale_session())
 STALE_ROUND = _problem(
     "stale_round",
     "Someone changed round 1 meanwhile; it now reads Ann +85, Bo -22, Cy -55, Di -8. "
@@ -801,12 +505,48 @@ ROUND_RULES = (
     "`bad_tile_count`, `tie`, `wrong_winner`."
 )
 
-ROUND_SCHEMA_NOTE = (
-    "Three endings. went_out: `winner` and a rack for every other player. pool_empty: a rack "
-    "for every player; `tile_counts` and `winner` only settle ties (or are needed for the "
-    "fewest-tiles variant). scores: every player's signed score, summing to 0 with one "
-    "positive. Players are named case-insensitively. A rack is a value or a list of tiles."
-)
+
+def _outcomes(tool: Callable[[Any], Any], requests: dict[str, Any]) -> dict[int, Any]:
+    """What the tool answers each example request, by status: the examples' answers are the
+    rules' own (English) verdicts and problems, so they are never written twice."""
+    found: dict[int, dict[str, Any]] = {200: {}, 400: {}, 422: {}}
+    for name, example in requests.items():
+        try:
+            found[200][name] = tool(example["value"])
+        except RulesError as error:
+            found[status_for(error)][name] = _refused(error)
+    return found
+
+
+def _tool(
+    operation: str,
+    summary: str,
+    request: tuple[str, dict[str, Any], Callable[[Any], Any]],
+    answer: tuple[str, str],
+    description: str = "",
+) -> dict[str, Any]:
+    """A rules tool's POST: its request examples, and what the tool answers each of them."""
+    schema, examples, tool = request
+    found = _outcomes(tool, examples)
+    return {
+        "post": {
+            "operationId": operation,
+            "tags": ["rules"],
+            "summary": summary,
+            **({"description": description} if description else {}),
+            "requestBody": _body(schema, examples),
+            "responses": {
+                "200": _answer(answer[1], answer[0], found[200]),
+                "400": _errors(MALFORMED["description"], found[400]),
+                "404": _errors("`session` names no session."),
+                "422": _errors(
+                    "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
+                    found[422],
+                ),
+            },
+        }
+    }
+
 
 # --- The document ----------------------------------------------------------------------------
 
@@ -849,22 +589,7 @@ OPENAPI: dict[str, Any] = {
                     "200": _answer(
                         "The sessions, newest first.",
                         "SessionList",
-                        {
-                            "after_went_out": {
-                                "sessions": [
-                                    {
-                                        "id": 1,
-                                        "name": "Sunday",
-                                        "date": "2025-06-01",
-                                        "players": PLAYERS,
-                                        "rounds_planned": 3,
-                                        "rounds_played": 1,
-                                        "complete": False,
-                                        "leaders": ["Ann"],
-                                    }
-                                ]
-                            }
-                        },
+                        {"after_went_out": {"sessions": [LISTED]}},
                     ),
                     "400": _errors(
                         "`limit` or `offset` is not a whole number, or below its minimum "
@@ -905,7 +630,6 @@ OPENAPI: dict[str, Any] = {
                             )
                         },
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors(
                         "A rules violation: `too_many_players`, `too_few_players`, "
                         "`duplicate_player`, `bad_name`, `bad_setting` (a value out of range).",
@@ -940,7 +664,6 @@ OPENAPI: dict[str, Any] = {
                         "description": "Not modified: `If-None-Match` holds the current `ETag`.",
                         "headers": ETAG,
                     },
-                    "404": UNKNOWN_SESSION,
                 },
             },
         },
@@ -984,14 +707,11 @@ OPENAPI: dict[str, Any] = {
                             for name in ("one_more", "from_version")
                         },
                     ),
-                    "400": MALFORMED,
-                    "404": UNKNOWN_SESSION,
                     "409": _errors(
                         "`stale_session`: `version` is not the session's now (another phone "
                         "changed it, perhaps agreeing to a round already); nothing changes.",
                         {"stale_session": STALE_SESSION},
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors("`bad_setting`: more than 100 rounds, or fewer than 1."),
                 },
             },
@@ -1002,7 +722,6 @@ OPENAPI: dict[str, Any] = {
                 "operationId": "addRound",
                 "tags": ["rounds"],
                 "summary": "Record the next round.",
-                "description": ROUND_SCHEMA_NOTE,
                 "requestBody": _body("RoundInput", ROUND_EXAMPLES),
                 "responses": {
                     "200": _answer(
@@ -1017,8 +736,6 @@ OPENAPI: dict[str, Any] = {
                         {name: ROUND_ANSWERS[name] for name in ROUND_ANSWERS},
                         LOCATION,
                     ),
-                    "400": MALFORMED,
-                    "404": UNKNOWN_SESSION,
                     "409": _errors(
                         "`confirm_required` (one problem per flagged player, `field` names "
                         'them; send again with "confirm": true), `session_complete` (extend '
@@ -1031,7 +748,6 @@ OPENAPI: dict[str, Any] = {
                             "key_reused": KEY_REUSED,
                         },
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors(
                         ROUND_RULES,
                         {n: ROUND_REFUSALS[n] for n in ("zero_sum", "tie", "bad_tile")},
@@ -1047,14 +763,13 @@ OPENAPI: dict[str, Any] = {
                 "summary": "One round.",
                 "responses": {
                     "200": _answer("The round.", "Round", {"after_went_out": WENT_OUT_ROUND}),
-                    "404": UNKNOWN_ROUND,
                 },
             },
             "put": {
                 "operationId": "replaceRound",
                 "tags": ["rounds"],
                 "summary": "Replace a round (same body as adding); its scores are derived again.",
-                "description": ROUND_SCHEMA_NOTE + " `key` and `number` are ignored here.",
+                "description": "`key` and `number` are ignored here.",
                 "requestBody": _body(
                     "RoundInput",
                     {
@@ -1070,8 +785,6 @@ OPENAPI: dict[str, Any] = {
                         "Round",
                         {"scores": {**ROUND_ANSWERS["scores"], "version": 3}},
                     ),
-                    "400": MALFORMED,
-                    "404": UNKNOWN_ROUND,
                     "409": _errors(
                         "`confirm_required`, as when adding; `stale_round` when `version` is "
                         "not the round's current one (it was edited, or a delete moved another "
@@ -1079,7 +792,6 @@ OPENAPI: dict[str, Any] = {
                         "of the round.",
                         {"stale_round": STALE_ROUND},
                     ),
-                    "413": TOO_LARGE,
                     "422": _errors(ROUND_RULES),
                 },
             },
@@ -1093,7 +805,6 @@ OPENAPI: dict[str, Any] = {
                 "responses": {
                     "204": {"description": "Removed."},
                     "400": _errors("`version` is not a whole number from 1 (`bad_request`)."),
-                    "404": UNKNOWN_ROUND,
                     "409": _errors(
                         "`stale_round`: `version` is not the round's current one (it was "
                         "edited, or a delete moved another round to this number); nothing was "
@@ -1103,115 +814,38 @@ OPENAPI: dict[str, Any] = {
                 },
             },
         },
-        "/api/v1/rules/set": {
-            "post": {
-                "operationId": "checkSet",
-                "tags": ["rules"],
-                "summary": "Is this one set valid, and every way to read it.",
-                "requestBody": _body("SetRequest", SET_EXAMPLES),
-                "responses": {
-                    "200": _answer(
-                        "The verdict; `points` is the highest reading's.", "SetCheck", SET_ANSWERS
-                    ),
-                    "400": MALFORMED,
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
-                        {"tile_supply": _SUPPLY},
-                    ),
-                },
-            },
-        },
-        "/api/v1/rules/meld": {
-            "post": {
-                "operationId": "checkMeld",
-                "tags": ["rules"],
-                "summary": "Do these sets, all from one rack, make the initial meld.",
-                "requestBody": _body("MeldRequest", MELD_EXAMPLES),
-                "responses": {
-                    "200": _answer("The verdict, with each set's.", "MeldCheck", MELD_ANSWERS),
-                    "400": MALFORMED,
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range)."
-                    ),
-                },
-            },
-        },
-        "/api/v1/rules/rack": {
-            "post": {
-                "operationId": "rackValue",
-                "tags": ["rules"],
-                "summary": "What a rack is worth and how many tiles it holds.",
-                "requestBody": _body("RackRequest", RACK_EXAMPLES),
-                "responses": {
-                    "200": _answer(
-                        "The rack's value (jokers at the joker penalty) and tile count.",
-                        "RackValue",
-                        {
-                            "rack": {"value": 50, "count": 3},
-                            "joker_penalty": {"value": 70, "count": 3},
-                        },
-                    ),
-                    "400": MALFORMED,
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
-                        {
-                            "bad_tile": _problem(
-                                "bad_tile",
-                                "“x9” is not a tile: write a colour and a number like r7 or "
-                                "k13, or j for a joker.",
-                            ),
-                            "tile_supply": _SUPPLY,
-                        },
-                    ),
-                },
-            },
-        },
-        "/api/v1/rules/swap": {
-            "post": {
-                "operationId": "checkJokerSwap",
-                "tags": ["rules"],
-                "summary": "May a rack tile take the place of a joker in a set on the table.",
-                "description": "Allowed only when `jokers_retrievable` is on, the set is valid and "
-                "holds a joker, and the tile is one the joker stands for in some reading (in a "
-                "3-tile group either missing colour; in a run the exact tile). A refusal is "
-                "still a 200, with `allowed` false and the reason.",
-                "requestBody": _body("SwapRequest", SWAP_EXAMPLES),
-                "responses": {
-                    "200": _answer(
-                        "The verdict, with what the joker stands for and, once allowed, the "
-                        "reminder that the freed joker must be played this turn.",
-                        "SwapCheck",
-                        SWAP_ANSWERS,
-                    ),
-                    "400": _errors(
-                        MALFORMED["description"],
-                        {
-                            "tile_list": _problem(
-                                "bad_request", 'tile must be one tile like "b5".', "tile"
-                            )
-                        },
-                    ),
-                    "404": _errors("`session` names no session."),
-                    "413": TOO_LARGE,
-                    "422": _errors(
-                        "`bad_tile`, `tile_supply`, or `bad_setting` (a value out of range).",
-                        {
-                            "bad_tile": _problem(
-                                "bad_tile",
-                                "“x5” is not a tile: write a colour and a number like r7 or "
-                                "k13, or j for a joker.",
-                            )
-                        },
-                    ),
-                },
-            },
-        },
+        "/api/v1/rules/set": _tool(
+            "checkSet",
+            "Is this one set valid, and every way to read it.",
+            ("SetRequest", SET_EXAMPLES, tools.check_set_tool),
+            ("SetCheck", "The verdict; `points` is the highest reading's."),
+        ),
+        "/api/v1/rules/meld": _tool(
+            "checkMeld",
+            "Do these sets, all from one rack, make the initial meld.",
+            ("MeldRequest", MELD_EXAMPLES, tools.check_meld_tool),
+            ("MeldCheck", "The verdict, with each set's."),
+        ),
+        "/api/v1/rules/rack": _tool(
+            "rackValue",
+            "What a rack is worth and how many tiles it holds.",
+            ("RackRequest", RACK_EXAMPLES, tools.rack_tool),
+            ("RackValue", "The rack's value (jokers at the joker penalty) and tile count."),
+        ),
+        "/api/v1/rules/swap": _tool(
+            "checkJokerSwap",
+            "May a rack tile take the place of a joker in a set on the table.",
+            ("SwapRequest", SWAP_EXAMPLES, tools.swap_tool),
+            (
+                "SwapCheck",
+                "The verdict, with what the joker stands for and, once allowed, the reminder "
+                "that the freed joker must be played this turn.",
+            ),
+            "Allowed only when `jokers_retrievable` is on, the set is valid and holds a joker, "
+            "and the tile is one the joker stands for in some reading (in a 3-tile group either "
+            "missing colour; in a run the exact tile). A refusal is still a 200, with `allowed` "
+            "false and the reason.",
+        ),
         "/api/v1/openapi.json": {
             "get": {
                 "operationId": "openapi",
@@ -1226,13 +860,22 @@ OPENAPI: dict[str, Any] = {
 }
 
 
-def _behind_the_gate(document: dict[str, Any]) -> None:
-    """Every operation is behind the passphrase gate (the open /healthz is not in the API):
-    each lists its 401 and 429, and none overrides the global `security`."""
-    for item in document["paths"].values():
+def _shared_answers(document: dict[str, Any]) -> None:
+    """The answers many operations share, written once: every operation is behind the
+    passphrase gate (the open /healthz is not in the API; none overrides the global
+    `security`), one with a path parameter may find nothing there, and one with a body may
+    find it malformed or too large."""
+    for path, item in document["paths"].items():
         for method, operation in item.items():
-            if method != "parameters":
-                operation["responses"].update(_gate_answers())
+            if method == "parameters":
+                continue
+            answers = operation["responses"]
+            answers.update(_gate_answers())
+            if "{" in path:
+                answers.setdefault("404", UNKNOWN_ROUND if "{number}" in path else UNKNOWN_SESSION)
+            if "requestBody" in operation:
+                answers.setdefault("400", MALFORMED)
+                answers.setdefault("413", TOO_LARGE)
 
 
-_behind_the_gate(OPENAPI)
+_shared_answers(OPENAPI)

@@ -20,6 +20,7 @@ from wtforms import Form, HiddenField, StringField, TextAreaField
 from scorekeeper.rules import RulesError, Settings
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.services import tools
+from scorekeeper.services.documents import MeldCheck, SetCheck, SwapCheck
 from scorekeeper.services.views import SessionView, get_session
 from scorekeeper.web.forms.common import ID_DIGITS, add_error, add_settings
 from scorekeeper.web.messages import rules_text, translate
@@ -73,7 +74,7 @@ class SetAnswer:
     """One line of the set check: the API's verdict, or why the line could not be read."""
 
     line: str
-    verdict: dict[str, Any] | None = None
+    verdict: SetCheck | None = None
     problems: list[str] = field(default_factory=list)
 
 
@@ -83,9 +84,9 @@ class Answers:
 
     sets: list[SetAnswer] = field(default_factory=list)
     together: list[str] = field(default_factory=list)  # supply across all the sets
-    meld: dict[str, Any] | None = None
+    meld: MeldCheck | None = None
     meld_lines: list[str] = field(default_factory=list)
-    swap: dict[str, Any] | None = None
+    swap: SwapCheck | None = None
     problems: dict[str, list[str]] = field(default_factory=dict)  # per section
 
     @property
