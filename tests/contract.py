@@ -27,3 +27,13 @@ SIX_LONG_NAMES = [
     "Johanne",
     "Oldemor Margrethe Vilhelmine Andersen",
 ]
+
+# Long names as families write them: a double first name, a full name, letters beyond ASCII.
+LONG_NAMES = [
+    "Anna-Katharina",
+    "Maximilian Hohenberg",
+    "Przemysław",
+    "Bartholomew",
+    "Konstantinopoulos",
+    "Wilhelmina Józefa",
+]

@@ -66,6 +66,14 @@ def starting_with(*values: str) -> list[re.Pattern[str]]:
     return [re.compile(rf"^{re.escape(value)}(?![0-9+-])") for value in values]
 
 
+def round_cells(page: Any, number: int) -> Any:
+    """The scores of one round in the session table, one cell per player in seating order."""
+    row = page.locator("table.scores tbody tr").filter(
+        has=page.get_by_role("link", name=f"Edit round {number}", exact=True)
+    )
+    return row.locator("td")
+
+
 class Thumb:
     """The family member's thumb: every tap and every key press goes through here and is counted."""
 

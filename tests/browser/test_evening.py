@@ -11,20 +11,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+from contract import LONG_NAMES
 from factories import stored_rounds
-from phone import PHONE, Thumb, starting_with
+from phone import PHONE, Thumb, round_cells, starting_with
 from playwright.sync_api import Browser, Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-# Long names as families write them: a double first name, a full name, letters beyond ASCII.
-LONG_NAMES = [
-    "Anna-Katharina",
-    "Maximilian Hohenberg",
-    "Przemysław",
-    "Bartholomew",
-    "Konstantinopoulos",
-    "Wilhelmina Józefa",
-]
 SESSION_URL = re.compile(r"/sessions/(\d+)$")
 
 
@@ -52,14 +44,6 @@ def seat_field(page: Page, name: str) -> Locator:
 def winner_button(page: Page, name: str) -> Locator:
     """The big name button under "Who went out?" (the radio itself is visually hidden)."""
     return page.get_by_role("group", name="Who went out?").get_by_text(name, exact=True)
-
-
-def round_row(page: Page, number: int) -> Locator:
-    """The scores of one round in the table, one per player in seating order."""
-    row = page.locator("table.scores tbody tr").filter(
-        has=page.get_by_role("link", name=f"Edit round {number}", exact=True)
-    )
-    return row.locator("td")
 
 
 def totals(page: Page) -> Locator:
@@ -106,7 +90,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     thumb.press("Enter")  # the last Enter saves
     expect(page).to_have_url(SESSION_URL)
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
-    expect(round_row(page, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
+    expect(round_cells(page, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
     expect(page.locator("#round-of")).to_have_text("Round 2 of 3")
 
     # Round 2: the pool ran out; the lowest rack (Di's 8) takes the differences.
@@ -121,7 +105,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     expect(page.locator("#preview")).to_have_text("Di takes the round: +63.")
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 2 saved.")).to_be_visible()
-    expect(round_row(page, 2)).to_have_text(starting_with("-2", "-14", "-47", "+63"))
+    expect(round_cells(page, 2)).to_have_text(starting_with("-2", "-14", "-47", "+63"))
 
     # Round 3: the Polish sheet's line as printed does not add up to zero.
     page.get_by_role("link", name="Add round").tap()
@@ -145,7 +129,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     expect(page.locator("#preview")).to_have_text("Adds up to 0 ✓")
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 3 saved.")).to_be_visible()
-    expect(round_row(page, 3)).to_have_text(starting_with("-6", "-11", "+22", "-5"))
+    expect(round_cells(page, 3)).to_have_text(starting_with("-6", "-11", "+22", "-5"))
 
     # All three agreed rounds played: the totals and the winner.
     expect(totals(page)).to_have_text(["+77", "-47", "-80", "+50"])
@@ -163,7 +147,7 @@ def test_an_evening_on_a_phone(page: Page, live_server: str) -> None:
     expect(page.locator("#preview")).to_have_text("Ann +93: adds up to 0.")
     page.get_by_role("button", name="Save changes").tap()
     expect(page.get_by_text("Round 1 changed.")).to_be_visible()
-    expect(round_row(page, 1)).to_have_text(starting_with("+93", "-30", "-55", "-8"))
+    expect(round_cells(page, 1)).to_have_text(starting_with("+93", "-30", "-55", "-8"))
     expect(totals(page)).to_have_text(["+85", "-55", "-80", "+50"])
     expect(page.get_by_text("Ann wins!")).to_be_visible()
     assert len(stored_rounds(live_server, session_id)) == 3
@@ -223,7 +207,7 @@ def test_six_long_names_fit_a_small_phone(page: Page, live_server: str) -> None:
     assert horizontal_overflow(page) <= 0, "went-out form with a preview scrolls sideways"
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
-    expect(round_row(page, 1)).to_have_text(
+    expect(round_cells(page, 1)).to_have_text(
         starting_with("-104", "-87", "-123", "-9", "+389", "-66")
     )
     assert horizontal_overflow(page) <= 0, "score table with a round scrolls sideways"
@@ -270,7 +254,7 @@ def test_taps_and_keys_for_a_went_out_round(page: Page, live_server: str) -> Non
         thumb.press("Enter")
 
     expect(page.get_by_text("Round 1 saved.")).to_be_visible()
-    expect(round_row(page, 1)).to_have_text(starting_with("+95", "-22", "-55", "-18"))
+    expect(round_cells(page, 1)).to_have_text(starting_with("+95", "-22", "-55", "-18"))
     print(
         f"A 4-player went-out round with two-digit racks: {thumb.taps} taps + "
         f"{thumb.keys} keys = {thumb.total}"

@@ -9,31 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from contract import LONG_NAMES
 from factories import add_round, new_session, went_out
-from phone import PHONE, starting_with
+from phone import PHONE, round_cells, starting_with
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-LONG_NAMES = [
-    "Anna-Katharina",
-    "Maximilian Hohenberg",
-    "Przemysław",
-    "Bartholomew",
-    "Konstantinopoulos",
-    "Wilhelmina Józefa",
-]
 DARK_BG = "rgb(18, 17, 14)"  # app.css --paper, dark
 LIGHT_BG = "rgb(243, 238, 228)"  # --paper, light
 # How long a change may take to reach the other phone before the test gives up: a guard
 # against a hang on a loaded machine, not a measure (bench/live.py measures it).
 LIVE_WAIT = 20_000
-
-
-def round_scores(page: Page, number: int) -> Any:
-    row = page.locator("table.scores tbody tr").filter(
-        has=page.get_by_role("link", name=f"Edit round {number}", exact=True)
-    )
-    return row.locator("td")
 
 
 def background(page: Page) -> str:
@@ -69,7 +55,7 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     # The other phone, without a reload: the message, the row, the totals (how soon is
     # `make bench`'s to say: bench/live.py; the wait here only guards against a hang).
     expect(other_phone.locator("#live-change")).to_have_text("Round 1 added.", timeout=LIVE_WAIT)
-    expect(round_scores(other_phone, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
+    expect(round_cells(other_phone, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
     expect(other_phone.locator("#round-of")).to_have_text("Round 2 of 3")
     chart = other_phone.locator("#chart img:visible")
     expect(chart).to_have_attribute("src", re.compile(r"chart\.svg\?v="))
@@ -88,7 +74,7 @@ def test_a_round_saved_on_one_phone_appears_on_the_other(
     other_phone.get_by_role("button", name="Undo").tap()
     expect(other_phone.get_by_text("Round 1 is back.")).to_be_visible()
     expect(page.locator("#live-change")).to_have_text("Round 1 put back.", timeout=LIVE_WAIT)
-    expect(round_scores(page, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
+    expect(round_cells(page, 1)).to_have_text(starting_with("+85", "-22", "-55", "-8"))
 
 
 def test_another_phone_saves_while_a_round_is_typed_in_place(
@@ -126,7 +112,7 @@ def test_another_phone_saves_while_a_round_is_typed_in_place(
 
     # A's table follows, A is told, and A's round stays as typed, the caret where it was.
     expect(page.locator("#live-change")).to_have_text("Round 2 added.", timeout=LIVE_WAIT)
-    expect(round_scores(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
+    expect(round_cells(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
     for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
         expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
     expect(page.locator("#entry input[name=number]")).to_have_value("2")
@@ -145,15 +131,15 @@ def test_another_phone_saves_while_a_round_is_typed_in_place(
     expect(page.get_by_role("radio", name="Cy")).to_be_checked()
     for name, value in (("Ann", "12"), ("Bo", "7"), ("Di", "34")):
         expect(page.get_by_role("textbox", name=name, exact=True)).to_have_value(value)
-    expect(round_scores(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
+    expect(round_cells(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
     stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
     assert [r["scores"]["Bo"] for r in stored] == [-22, 20]
 
     # Saved again after a look: round 3, B's round 2 untouched.
     page.get_by_role("button", name="Save round").tap()
     expect(page.get_by_text("Round 3 saved.")).to_be_visible()
-    expect(round_scores(page, 3)).to_have_text(starting_with("-12", "-7", "+53", "-34"))
-    expect(round_scores(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
+    expect(round_cells(page, 3)).to_have_text(starting_with("-12", "-7", "+53", "-34"))
+    expect(round_cells(page, 2)).to_have_text(starting_with("-5", "+20", "-6", "-9"))
     stored = page.request.get(f"{live_server}/api/v1/sessions/{session_id}").json()["rounds"]
     assert [r["number"] for r in stored] == [1, 2, 3]
     assert stored[2]["scores"] == {"Ann": -12, "Bo": -7, "Cy": 53, "Di": -34}
