@@ -44,6 +44,7 @@ _SIGNED_OUT = sa.select(SignedOutCookie.token_id).where(
 )
 
 
+WRONG_PASSPHRASE = Problem("unauthorized", "That is not the household passphrase.")
 NOT_READY = Problem(
     "unavailable", "Scorekeeper is being restored or set up: try again in a minute."
 )
@@ -359,7 +360,7 @@ def check_passphrase(here: RequestAccess, address: str, guess: str | None) -> No
     if text and _matches(settings, state.passphrase_hash, text):
         _forget_failures(address)
         return
-    raise WrongPassphrase(Problem("unauthorized", "That is not the household passphrase."))
+    raise WrongPassphrase(WRONG_PASSPHRASE)
 
 
 # Cookies ---------------------------------------------------------------------------------

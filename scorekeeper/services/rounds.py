@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -100,16 +100,19 @@ def _write_entries(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
     seat_by_name = {seat.name: seat for seat in gs.seats}
     rnd.ending = scored.ending
     rnd.winner_seat = seat_by_name[scored.winner] if scored.winner else None
-    rnd.entries = [Entry(**line) for line in _entry_lines(gs, scored)]
+    lines = _entry_lines(scored, _played_with(gs)).items()
+    rnd.entries = [Entry(seat=seat_by_name[player], **line) for player, line in lines]
 
 
-def _entry_lines(gs: GameSession, scored: ScoredRound) -> list[dict[str, Any]]:
-    """What each player's entry of the round holds (Entry's columns), in seating order."""
-    seat_by_name = {seat.name: seat for seat in gs.seats}
-    played_with = gs.rules.get("played_with", "tiles")
-    return [
-        {
-            "seat": seat_by_name[player],
+def _played_with(gs: GameSession) -> str:
+    return str(gs.rules.get("played_with", "tiles"))
+
+
+def _entry_lines(scored: ScoredRound, played_with: str) -> dict[str, dict[str, Any]]:
+    """What each player's entry of the round holds (Entry's columns but its seat), by player
+    in seating order."""
+    return {
+        player: {
             "rack_value": scored.racks[player].value if player in scored.racks else None,
             "tiles": _tiles_text(scored, player, played_with),
             "tile_count": scored.tile_counts.get(player),
@@ -119,7 +122,7 @@ def _entry_lines(gs: GameSession, scored: ScoredRound) -> list[dict[str, Any]]:
             "flagged": player in scored.flags,
         }
         for player, score in scored.scores.items()
-    ]
+    }
 
 
 # What makes two rounds the same round: how it ended, who won, and each entry's rack value,
@@ -139,14 +142,14 @@ def _same_round(gs: GameSession, rnd: Round | StoredRound, request: RoundRequest
     winner = seat_id[scored.winner] if scored.winner else None
     if (scored.ending, winner) != (rnd.ending, rnd.winner_seat_id):
         return False
-    wanted = {
-        (line["seat"].id, *(line[c] for c in SAME_ROUND)) for line in _entry_lines(gs, scored)
-    }
+    lines = _entry_lines(scored, _played_with(gs)).items()
+    wanted = {(seat_id[player], *(line[c] for c in SAME_ROUND)) for player, line in lines}
     stored = {(e.seat_id, *(getattr(e, c) for c in SAME_ROUND)) for e in rnd.entries}
     return wanted == stored
 
 
-def _key_reused(number: int) -> RulesError:
+def key_reused(number: int) -> RulesError:
+    """The idempotency key of round `number` sent with another round."""
     return RulesError.one(
         "key_reused",
         "This key saved round %(number)d already, and that round reads otherwise: "
@@ -189,7 +192,7 @@ def add_round(session_id: int, body: object) -> Written:
         number = len(stored) + 1
         if request.key and (existing := _round_by_key(stored, request.key)):
             if not _same_round(gs, existing, request):
-                raise _key_reused(existing.number)
+                raise key_reused(existing.number)
             locked.change = None  # the round was stored before: nothing changes
             number = existing.number
         else:
@@ -206,7 +209,7 @@ def _add(locked: Locked, request: RoundRequest, number: int, seen: int | None) -
         if seen is None or request.number < 1 or gs.numbering_version <= seen:
             raise bad_request("The next round is round %(next)d.", "number", next=number)
     if seen is not None and (gs.numbering_version > seen or seen > gs.version):
-        raise _renumbered(number)
+        raise renumbered(number)
     scored = _score(gs, request)
     if len(stored) >= gs.rounds_planned:
         raise RulesError.one(
@@ -234,12 +237,18 @@ def _add(locked: Locked, request: RoundRequest, number: int, seen: int | None) -
 
 
 def _stored(gs: GameSession, scored: ScoredRound, number: int, key: str | None) -> StoredRound:
-    """A scored round as it is about to be stored (its id and version still to come)."""
-    entries = [
-        StoredEntry(**{k: v for k, v in line.items() if k != "seat"}, seat_id=line["seat"].id)
-        for line in _entry_lines(gs, scored)
-    ]
-    winner = next((s.id for s in gs.seats if s.name == scored.winner), None)
+    seats = {seat.name: seat.id for seat in gs.seats}
+    return stored_round(scored, seats, _played_with(gs), number, key)
+
+
+def stored_round(
+    scored: ScoredRound, seats: Mapping[str, int], played_with: str, number: int, key: str | None
+) -> StoredRound:
+    """A scored round as it is about to be stored (its id and version still to come), `seats`
+    the seat id of each player: pure, so the OpenAPI's examples are what a save stores."""
+    lines = _entry_lines(scored, played_with).items()
+    entries = [StoredEntry(seat_id=seats[player], **line) for player, line in lines]
+    winner = seats[scored.winner] if scored.winner else None
     return StoredRound(0, number, scored.ending, winner, key, 0, entries)
 
 
@@ -259,7 +268,8 @@ def _duplicate(number: int) -> RulesError:
     )
 
 
-def _renumbered(number: int) -> RulesError:
+def renumbered(number: int) -> RulesError:
+    """A new round typed before rounds were added or deleted: it would now be `number`."""
     return RulesError.one(
         "stale_round",
         "Since this round was typed, rounds were added or deleted (on this phone or another): "
@@ -360,13 +370,17 @@ def _round_seen(locked: Locked, number: int, seen: int | None) -> StoredRound:
             number=number,
             gone=True,
         )
-    current = round_view(rnd, _names(locked.session))
-    raise RulesError.one(
+    raise changed_meanwhile(round_view(rnd, _names(locked.session)))
+
+
+def changed_meanwhile(current: RoundView) -> RulesError:
+    """An edit or a delete made from an older version of the round that now reads `current`."""
+    return RulesError.one(
         "stale_round",
         "Someone changed round %(number)d meanwhile; it now reads %(scores)s. "
         "Check it before saving again.",
         "version",
-        number=number,
+        number=current.number,
         scores=", ".join(f"{p} {s:+d}" for p, s in current.scores.items()),
     )
 

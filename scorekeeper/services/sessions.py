@@ -57,12 +57,19 @@ def create_session(
     return make_session(body, played_on).session
 
 
-def make_session(body: object, played_on: date | None = None) -> Made:
-    """A new session from its body (bodies.NewSession), saying whether it made it: a `key`
-    (the idempotency key of the form, or of an API call) that made one already answers that
-    session, so a form sent twice makes one; the same key with other players is key_reused."""
+class Plan(NamedTuple):
+    """A new session's body as the rules read it: what make_session stores."""
+
+    name: str
+    players: list[str]
+    rounds: int
+    settings: Settings
+    key: str | None
+
+
+def plan_session(body: object) -> Plan:
+    """Read and check a new session's body (bodies.NewSession), storing nothing."""
     asked = read(NewSession, body)
-    key = asked.key
     settings = Settings.from_dict(given(asked.rules))
     names = check_players(asked.players, settings)
     planned = DEFAULT_ROUNDS if asked.rounds is None else asked.rounds
@@ -70,8 +77,15 @@ def make_session(body: object, played_on: date | None = None) -> Made:
         raise RulesError.one(
             "bad_setting", "Rounds must be from 1 to %(max)d.", "rounds", max=MAX_ROUNDS
         )
+    return Plan(_session_name(asked.name), names, planned, settings, asked.key)
+
+
+def make_session(body: object, played_on: date | None = None) -> Made:
+    """A new session from its body (bodies.NewSession), saying whether it made it: a `key`
+    (the idempotency key of the form, or of an API call) that made one already answers that
+    session, so a form sent twice makes one; the same key with other players is key_reused."""
+    title, names, planned, settings, key = plan_session(body)
     played_on = played_on or date.today()
-    title = _session_name(asked.name)
     begin_write()
     try:
         if key is not None and (made := _made_with(key, names)) is not None:
@@ -116,14 +130,19 @@ def _made_with(key: str, names: Sequence[str]) -> int | None:
         sa.select(Seat.name).where(Seat.session_id == found).order_by(Seat.position)
     ).all()
     if [name_key(n) for n in seated] != [name_key(n) for n in names]:
-        raise RulesError.one(
-            "key_reused",
-            "This key made session %(session)d already, with other players: "
-            "a new session needs a new key. Nothing was saved.",
-            "key",
-            session=found,
-        )
+        raise key_reused(found)
     return found
+
+
+def key_reused(session_id: int) -> RulesError:
+    """The idempotency key that made session `session_id` sent with other players."""
+    return RulesError.one(
+        "key_reused",
+        "This key made session %(session)d already, with other players: "
+        "a new session needs a new key. Nothing was saved.",
+        "key",
+        session=session_id,
+    )
 
 
 def stale_session() -> RulesError:
@@ -172,16 +191,22 @@ def extend_session(session_id: int, rounds: int = 1, seen: int | None = None) ->
     more round" add one)."""
     with writing(session_id, changes.rounds_agreed(rounds)) as write:
         gs = write.session
-        if seen is not None and seen != gs.version:
-            raise stale_session()
-        if rounds < 1:
-            raise RulesError.one("bad_setting", "Agree to at least one more round.", "rounds")
-        if rounds > MAX_ROUNDS - gs.rounds_planned:
-            raise RulesError.one(
-                "bad_setting", "A session has at most %(max)d rounds.", "rounds", max=MAX_ROUNDS
-            )
-        gs.rounds_planned += rounds
+        gs.rounds_planned = agreed(gs.rounds_planned, gs.version, rounds, seen)
     return get_session(session_id)
+
+
+def agreed(planned: int, version: int, rounds: int, seen: int | None = None) -> int:
+    """The rounds planned once `rounds` more are agreed to a session of `planned` rounds now
+    at `version`, asked from its version `seen` (if given); or why not."""
+    if seen is not None and seen != version:
+        raise stale_session()
+    if rounds < 1:
+        raise RulesError.one("bad_setting", "Agree to at least one more round.", "rounds")
+    if rounds > MAX_ROUNDS - planned:
+        raise RulesError.one(
+            "bad_setting", "A session has at most %(max)d rounds.", "rounds", max=MAX_ROUNDS
+        )
+    return planned + rounds
 
 
 def set_seconds_per_turn(session_id: int, seconds: int) -> SessionView:

@@ -78,7 +78,12 @@ def rack_tool(body: object) -> RackValue:
 def swap_tool(
     body: object, render: Render = english, render_text: TextRender = same_text
 ) -> SwapCheck:
-    """May a tile from a rack take the place of a joker in this set on the table."""
+    """May a tile from a rack take the place of a joker in this set on the table.
+
+    Only when `jokers_retrievable` is on, the set is valid and holds a joker, and the tile is
+    one the joker stands for in some reading (in a 3-tile group either missing colour; in a
+    run the exact tile). A refusal is still an answer, with `allowed` false and the reason.
+    """
     asked = read(SwapRequest, body)
     settings = _settings(asked)
     table_set = parse_tiles(asked.set, settings.played_with)

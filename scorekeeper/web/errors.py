@@ -34,6 +34,14 @@ def description(error: HTTPException) -> str:
     return str(known) if known is not None else error.description or ""
 
 
+def http_problem(error: HTTPException) -> dict[str, str]:
+    """An HTTP error as the API answers it: its name as the code, its meaning in words."""
+    return {
+        "code": (error.name or "error").lower().replace(" ", "_"),
+        "message": description(error),
+    }
+
+
 def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -51,8 +59,7 @@ def register_error_handlers(app: Flask) -> None:
         # Keep what the error says beyond its body, such as a 405's Allow header.
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         if _wants_json():
-            code = (error.name or "error").lower().replace(" ", "_")
-            response = errors_response([{"code": code, "message": description(error)}], status)
+            response = errors_response([http_problem(error)], status)
             response.headers.extend(headers)
             return response
         page = render_template("errors/error.html", error=error, description=description(error))

@@ -19,9 +19,12 @@ from contract import DEFAULT_RULES
 from factories import new_session
 from flask import Flask, Response
 from flask.testing import FlaskClient
+from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.config import Defaults
+from scorekeeper.web import openapi
 from scorekeeper.web.access import RESTORE_FLAG
+from scorekeeper.web.errors import http_problem
 from scorekeeper.web.openapi import OPENAPI
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
@@ -33,6 +36,7 @@ PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 WENT_OUT = {"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}}
 HTTP_METHODS = ("get", "put", "post", "delete", "patch")
 PASSPHRASE = "tiles on the table"
+RESTORING = "Scorekeeper is being restored or set up: try again in a minute."
 SCHEMAS = OPENAPI["components"]["schemas"]
 
 # --- A small JSON Schema checker for the keywords the document uses ---------------------------
@@ -321,6 +325,18 @@ def test_document_is_served_as_json(client: FlaskClient) -> None:
     assert response.mimetype == JSON
     assert json.loads(response.get_data(as_text=True)) == json.loads(json.dumps(OPENAPI))
     json.dumps(OPENAPI, allow_nan=False)  # strict JSON: no NaN, no non-string keys
+
+
+def test_the_document_is_english_whichever_request_builds_it(app: Flask) -> None:
+    """The document is built in the first request that asks for it: the gate's answers, the
+    one part worded through gettext, stay English in a request of another language."""
+    with app.test_request_context("/", headers={"Accept-Language": "pl"}):
+        restoring = {"errors": [http_problem(ServiceUnavailable())]}
+        assert restoring["errors"][0]["message"] != RESTORING  # the request is in Polish
+        answers = openapi._gate_answers()
+    assert answers["503"]["content"][JSON]["examples"]["restoring"]["value"]["errors"] == [
+        {"code": "service_unavailable", "message": RESTORING}
+    ]
 
 
 # --- Examples round-trip ----------------------------------------------------------------------
