@@ -1,10 +1,21 @@
 """axe-core on every page, at a phone viewport, in the light and the dark colour scheme.
 
-axe (vendored under scorekeeper/static/vendor/axe/ with its licence) is injected into each
-page from its file by the test itself; no page of the app loads it. The CSP of the app forbids
-inline script, which is what Playwright's add_script_tag injects, so these contexts bypass the
-CSP (the CSP itself is tested in tests/app/test_security.py). A page passes with no serious or
-critical violation; the message of a failure names each rule, its help and the elements.
+axe (vendored under scorekeeper/static/vendor/axe/ with its licence) is put into each page by
+the test itself, as a script of the test's browser context that runs in every document it opens
+(add_init_script: sent to the browser once, not once a page); no page of the app loads it. These
+contexts bypass the CSP, as they did when axe was injected inline (the CSP itself is tested in
+tests/app/test_security.py). A page passes with no serious or critical violation; the message of
+a failure names each rule, its help and the elements.
+
+Which rules run where. Light: every rule axe runs by default, on the whole page. Dark: the dark
+theme is the same document with other colours (static/app.css: one block of colour tokens under
+data-theme="dark"), so in dark the colour rules (COLOUR_RULES: axe's rules tagged cat.color that
+run by default, color-contrast and link-in-text-block) run on the whole page, and every rule
+runs again only on the elements the theme changes otherwise: each page is switched to light in
+place and back, and an element whose display, visibility or box differs (the chart's dark
+drawing, shown only in dark) is checked with every rule in dark too. Each check of the light run
+is so made in dark wherever the dark page can differ, without running the structure rules twice
+over the same structure.
 """
 
 from __future__ import annotations
@@ -25,6 +36,9 @@ AXE = (
     Path(__file__).resolve().parents[2] / "scorekeeper" / "static" / "vendor" / "axe" / "axe.min.js"
 )
 BLOCKING = ("serious", "critical")
+# axe's rules tagged cat.color that its default run enables (color-contrast-enhanced, AAA, is
+# off by default, in light as in dark): test_axe_finds_what_it_should checks the list.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 PASSPHRASE = "tiles on the table"
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
@@ -38,12 +52,50 @@ def exists(url: str) -> bool:
         return False
 
 
-def violations(page: Page) -> list[dict[str, Any]]:
-    """The serious and critical violations axe finds on the page as it is now."""
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-    )
+# In a dark page: the elements whose display, visibility or box the theme changes, found by
+# switching the page to light in place and back (static/app.js sets data-theme; the page then
+# is as a light one, the dark one back after). Only the outermost of them is listed.
+THEME_CHANGES = """() => {
+  const root = document.documentElement;
+  const was = root.getAttribute("data-theme");
+  const all = Array.from(document.body.querySelectorAll("*"));
+  const look = () => all.map((e) => {
+    const r = e.getBoundingClientRect();
+    const s = getComputedStyle(e);
+    return [r.x, r.y, r.width, r.height, s.display, s.visibility, s.opacity].join(" ");
+  });
+  const dark = look();
+  root.setAttribute("data-theme", "light");
+  const light = look();
+  if (was === null) root.removeAttribute("data-theme");
+  else root.setAttribute("data-theme", was);
+  const changed = all.filter((e, i) => dark[i] !== light[i]);
+  const outermost = changed.filter((e) => !changed.some((o) => o !== e && o.contains(e)));
+  window.__themeChanged = outermost;
+  return outermost.map((e) => e.outerHTML.slice(0, 80));
+}"""
+RUN = """async ([context, rules]) => {
+  const options = {resultTypes: ["violations"]};
+  if (rules) options.runOnly = {type: "rule", values: rules};
+  const where = context === "theme-changed" ? {include: window.__themeChanged} : document;
+  return (await axe.run(where, options)).violations;
+}"""
+
+
+def dark(page: Page) -> bool:
+    return page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+
+
+def violations(page: Page, every_rule: bool = False) -> list[dict[str, Any]]:
+    """The serious and critical violations axe finds on the page as it is now: in light (or
+    with `every_rule`) every rule on the whole page; in dark the colour rules on the whole page
+    and every rule on what the theme changes besides colours (the module's docstring)."""
+    if every_rule or not dark(page):
+        found = page.evaluate(RUN, ["document", None])
+    else:
+        found = page.evaluate(RUN, ["document", COLOUR_RULES])
+        if page.evaluate(THEME_CHANGES):
+            found += page.evaluate(RUN, ["theme-changed", None])
     return [v for v in found if v["impact"] in BLOCKING]
 
 
@@ -72,6 +124,7 @@ def axe_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]
         bypass_csp=True,
         color_scheme=request.param,
     )
+    context.add_init_script(path=str(AXE))
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
@@ -173,9 +226,12 @@ def test_the_sign_in_page_has_no_serious_violation(axe_page: Page, live_server: 
 
 
 def test_axe_finds_what_it_should(axe_page: Page, live_server: str) -> None:
-    """The check can fail: an unlabelled field and grey-on-grey text are caught."""
+    """The check can fail: an unlabelled field and grey-on-grey text are caught; in dark the
+    colour rules catch the grey, and every rule runs on what only the dark theme shows."""
     page = axe_page
     page.goto(live_server + "/")
+    colour = page.evaluate("() => axe.getRules(['cat.color']).map((rule) => rule.ruleId)")
+    assert set(colour) == {*COLOUR_RULES, "color-contrast-enhanced"}
     page.evaluate(
         """() => {
           const main = document.querySelector('main');
@@ -183,7 +239,21 @@ def test_axe_finds_what_it_should(axe_page: Page, live_server: str) -> None:
             '<input type="text" id="unlabelled"><p style="color:#999;background:#aaa">faint</p>');
         }"""
     )
+    rules = {v["id"] for v in violations(page, every_rule=True)}
+    assert {"label", "color-contrast"} <= rules
     rules = {v["id"] for v in violations(page)}
+    if dark(page):
+        assert "color-contrast" in rules and "label" not in rules  # in light only
+        page.evaluate(
+            """() => {
+              document.getElementById('unlabelled').remove();
+              document.head.insertAdjacentHTML('beforeend',
+                '<style>:root[data-theme=light] #dark-only { display: none; }</style>');
+              document.querySelector('main').insertAdjacentHTML('beforeend',
+                '<input type="text" id="dark-only">');
+            }"""
+        )
+        rules = {v["id"] for v in violations(page)}
     assert {"label", "color-contrast"} <= rules
 
 
