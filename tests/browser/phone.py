@@ -28,6 +28,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+# How often a test server's loop looks whether it is asked to stop (`serving`).
+SHUTDOWN_POLL_S = 0.02
 
 
 @contextmanager
@@ -48,7 +50,13 @@ def serving(folder: Path, secret: str = "browser-test") -> Iterator[str]:
     with app.app_context():
         db.create_all()
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the serving loop to look at its flag, which it does between waits
+    # for a connection of `poll_interval` each: at socketserver's default (0.5 s) every server
+    # took half a second to stop, at the end of every test that had one. A connection is
+    # answered at once either way (the wait ends when one comes).
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL_S}, daemon=True
+    )
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
