@@ -6,7 +6,9 @@ the body of a round of each ending, a round form as the page posts it, a page's 
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
@@ -156,3 +158,15 @@ def hidden_fields(page: str) -> dict[str, str]:
 def csrf_token(page: str) -> str:
     """The CSRF token a page's forms post (one for every form of the page)."""
     return hidden_fields(page)["csrf_token"]
+
+
+def text(response: Any) -> str:
+    """A test client's page with its character references read (`&amp;` as `&`)."""
+    return html.unescape(response.get_data(as_text=True))
+
+
+def error_next_to(page: str, field_id: str) -> str:
+    """The error message a form shows under one field."""
+    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', page)
+    assert match, f"no error next to {field_id}"
+    return match[1]

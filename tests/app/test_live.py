@@ -17,6 +17,7 @@ from factories import (
     paper,
     pool_empty,
     session_doc,
+    text,
     went_out,
     went_out_form,
 )
@@ -55,10 +56,6 @@ def scores_table(client: FlaskClient, session_id: int) -> dict[str, Any]:
         "complete": doc["complete"],
         "winners": doc["winners"],
     }
-
-
-def text(response: Any) -> str:
-    return html.unescape(response.get_data(as_text=True))
 
 
 @pytest.fixture
@@ -649,8 +646,8 @@ def test_the_chart_is_drawn_in_the_theme_and_the_seat_colours(
     card = tokens["card"]
     texts = [t for t in svg.iter(f"{SVG}text") if t.get("fill")]
     assert {t.get("fill") for t in texts} - set(colours()[theme]) == {tokens["fg"], tokens["muted"]}
-    for text in texts:
-        assert contrast(text.get("fill"), card) >= 4.5, text.text
+    for label in texts:
+        assert contrast(label.get("fill"), card) >= 4.5, label.text
     lines = [e for e in svg.iter() if e.get("stroke")]
     assert {e.get("stroke") for e in lines} == {tokens["border"], *colours()[theme]}
     for line in lines:
