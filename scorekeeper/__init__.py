@@ -7,11 +7,32 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.config import Defaults
 from scorekeeper.extensions import MIGRATIONS_DIR, csrf, db, migrate
 from scorekeeper.files import create_private_sqlite
+
+
+class CompiledTemplates(BytecodeCache):
+    """Each template compiled once a process, for every app made in it (a test's, or a second
+    app of a server): they all have create_app's Jinja options. Jinja compiles a template again
+    when its source changed (the bucket's checksum)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
 
 
 def create_app(
@@ -20,7 +41,12 @@ def create_app(
     """Build the app; config: defaults, instance/config.py, SCOREKEEPER_* env, test_config."""
     app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
     # Template tags leave no blank lines and indentation behind: pages stay small.
-    app.jinja_options = {**app.jinja_options, "trim_blocks": True, "lstrip_blocks": True}
+    app.jinja_options = {
+        **app.jinja_options,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+        "bytecode_cache": COMPILED,
+    }
     app.config.from_object(Defaults)
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("SCOREKEEPER")

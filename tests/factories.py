@@ -6,15 +6,21 @@ the body of a round of each ending, a round form as the page posts it, a page's 
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from typing import Any
 
+import sqlalchemy as sa
+from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.extensions import db
 from scorekeeper.rules import Settings
 
 API = "/api/v1"
@@ -156,3 +162,38 @@ def hidden_fields(page: str) -> dict[str, str]:
 def csrf_token(page: str) -> str:
     """The CSRF token a page's forms post (one for every form of the page)."""
     return hidden_fields(page)["csrf_token"]
+
+
+def text(response: Any) -> str:
+    """A test client's page with its character references read (`&amp;` as `&`)."""
+    return html.unescape(response.get_data(as_text=True))
+
+
+def error_next_to(page: str, field_id: str) -> str:
+    """The error message a form shows under one field."""
+    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', page)
+    assert match, f"no error next to {field_id}"
+    return match[1]
+
+
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
+
+
+@contextmanager
+def sql_sent(app: Flask, *, transactions: bool = True) -> Iterator[list[str]]:
+    """Every SQL statement the app's engine sends inside the block (an SQLAlchemy
+    `before_cursor_execute` listener); without `transactions`, BEGIN, COMMIT and the like
+    left out."""
+    sent: list[str] = []
+
+    def record(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+        if transactions or not statement.lstrip().upper().startswith(TRANSACTION_CONTROL):
+            sent.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)

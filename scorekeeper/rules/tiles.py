@@ -237,15 +237,6 @@ def check_supply(
             )
 
 
-def supply_left(racks: Iterable[Iterable[Tile]], tile_sets: int = 1) -> dict[Tile, int]:
-    """How many more of each tile may still be entered (for keypads that disable used-up keys)."""
-    counts: Counter[Tile] = Counter()
-    for rack in racks:
-        counts.update(rack)
-    every = [JOKER] + [Tile(n, c) for c in COLOURS for n in NUMBERS]
-    return {t: copies_per_set(t) * tile_sets - counts[t] for t in every}
-
-
 def most_valuable_rack(tile_sets: int, joker_penalty: int) -> int:
     """The value of every tile in the game: no rack can be worth more."""
     return tile_sets * 2 * (NUMBERED_VALUE_PER_COPY + joker_penalty)

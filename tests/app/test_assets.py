@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,31 @@ def test_a_changed_file_gets_a_new_fingerprint(
     assert before and after and before[0] != after[0]
     assert client.get(after[0]).get_data() == b"body{color:red}"
     assert client.get(before[0]).status_code == 404
+
+
+def test_a_second_app_takes_the_shelf_read_by_the_first_until_a_file_changes(
+    make_app: Callable[..., Flask], tmp_path: Path
+) -> None:
+    """An app made later in the process (a test's, or a server's) neither reads nor tokenizes
+    the scripts again, nor compiles the templates again, while they are as they were; a file
+    changed since is read again."""
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "app.css").write_text("body { color: red; }")
+    first, second, third = make_app(), make_app(), make_app()
+    for made in (first, second, third):
+        made.static_folder = str(static)
+    with first.app_context():
+        read = shelf()
+    with second.app_context():
+        assert shelf() is read
+    # Templates too are compiled once a process (Jinja compiles a changed one again).
+    assert second.jinja_env.bytecode_cache is first.jinja_env.bytecode_cache is not None
+    (static / "app.css").write_text("body { color: blue; }")
+    with third.app_context():
+        again = shelf()
+    assert again is not read
+    assert again.assets["app.css"].body == b"body{color:blue}"
 
 
 def test_each_page_carries_only_the_words_its_scripts_show(client: FlaskClient) -> None:

@@ -3,12 +3,11 @@ tiles: the text field in notation, checked against the supply across racks."""
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
 import pytest
-from factories import new_session, went_out_form
+from factories import error_next_to, new_session, text, went_out_form
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import RulesError
@@ -26,22 +25,11 @@ def rules_of(client: FlaskClient, session_id: int) -> dict[str, Any]:
     return dict(response.get_json()["rules"])
 
 
-def text(response: Any) -> str:
-    return html.unescape(response.get_data(as_text=True))
-
-
 def input_tag(page: str, field_id: str) -> str:
     """The <input> of one field, whatever the order of its attributes."""
     match = re.search(rf'<input[^>]*\bid="{field_id}"[^>]*>', page)
     assert match, f"no input {field_id}"
     return match[0]
-
-
-def error_next_to(page: str, field_id: str) -> str:
-    """The error message shown under one field."""
-    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', page)
-    assert match, f"no error next to {field_id}"
-    return match[1]
 
 
 # ---- Who starts, in the rules ----

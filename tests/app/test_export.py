@@ -5,14 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from factories import paper, went_out
+from factories import paper, sql_sent, went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -366,33 +364,16 @@ def test_history_of_no_sessions_is_just_the_header(client: FlaskClient) -> None:
     assert response.data == BOM + b"session,date,round,player,ending,rack,score\r\n"
 
 
-@contextmanager
-def counted_statements(app: Flask) -> Iterator[list[str]]:
-    """The SQL statements run inside the block."""
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
-
-
 def test_history_reads_in_chunks_with_the_same_statements_for_any_history(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(export, "HISTORY_CHUNK", 3)  # several chunks even for a small history
     two_sessions(app)
-    with counted_statements(app) as small, app.app_context():
+    with sql_sent(app) as small, app.app_context():
         small_lines = list(export.history_csv_rows())
     for _ in range(3):
         two_sessions(app)
-    with counted_statements(app) as large, app.app_context():
+    with sql_sent(app) as large, app.app_context():
         large_lines = list(export.history_csv_rows())
 
     assert len(small_lines) == 1 + 11
@@ -405,7 +386,7 @@ def test_history_reads_in_chunks_with_the_same_statements_for_any_history(
 
 def test_history_is_a_lazy_generator(app: Flask) -> None:
     two_sessions(app)
-    with counted_statements(app) as statements, app.app_context():
+    with sql_sent(app) as statements, app.app_context():
         lines = export.history_csv_rows()
         assert statements == []  # nothing read until the response is sent
         assert next(lines).startswith("\ufeffsession,")

@@ -21,6 +21,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import Environment, nodes
 
+from scorekeeper.web.forms.rounds import DeleteRoundForm
 from scorekeeper.web.i18n import LANGUAGES, babel
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
@@ -412,3 +413,16 @@ def test_the_new_session_page_shows_the_setting_labels_translated(
     if language == "da":
         for label in DANISH_SHEET_LABELS:
             assert label in page
+
+
+@pytest.mark.parametrize(("language", "required"), [("pl", "To pole jest wymagane."), ("en", "")])
+def test_a_forms_own_wtforms_words_follow_the_phone(
+    app: Flask, language: str, required: str
+) -> None:
+    """WTForms' own messages are read once a process per language (web/forms/common.py), and
+    each request still gets its phone's: Polish after English after Polish."""
+    for asked in (language, "en", language):
+        with app.test_request_context(headers={"Accept-Language": asked}):
+            words = DeleteRoundForm().meta.get_translations(DeleteRoundForm())
+            said = words.gettext("This field is required.")
+        assert said == (required if asked == language and required else "This field is required.")

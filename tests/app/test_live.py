@@ -10,13 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from factories import (
     add_round,
     new_session,
     paper,
     pool_empty,
     session_doc,
+    sql_sent,
+    text,
     went_out,
     went_out_form,
 )
@@ -24,7 +25,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_seats import contrast
 
-from scorekeeper.extensions import db
 from scorekeeper.rules import RulesError
 from scorekeeper.services import rounds, sessions, stamps, views
 from scorekeeper.services.documents import session_document
@@ -55,10 +55,6 @@ def scores_table(client: FlaskClient, session_id: int) -> dict[str, Any]:
         "complete": doc["complete"],
         "winners": doc["winners"],
     }
-
-
-def text(response: Any) -> str:
-    return html.unescape(response.get_data(as_text=True))
 
 
 @pytest.fixture
@@ -104,20 +100,9 @@ def test_a_304_costs_one_small_query_of_the_stamp(client: FlaskClient, app: Flas
     add_round(client, sid, WENT_OUT)
     for url in (f"{API}/sessions/{sid}", f"/sessions/{sid}/table"):
         etag = client.get(url).headers["ETag"]
-        statements: list[str] = []
-
-        def record(
-            _conn: Any, _cursor: Any, statement: str, *_args: Any, sent: list[str] = statements
-        ) -> None:
-            sent.append(" ".join(statement.split()).lower())  # BEGIN included: there is none
-
-        with app.app_context():
-            engine = db.engine
-        sa.event.listen(engine, "before_cursor_execute", record)
-        try:
+        with sql_sent(app) as sent:
             response = client.get(url, headers={"If-None-Match": etag})
-        finally:
-            sa.event.remove(engine, "before_cursor_execute", record)
+        statements = [" ".join(s.split()).lower() for s in sent]
         assert response.status_code == 304, url
         assert response.get_data() == b""
         # One read through the pool, outside any transaction (no BEGIN, no ROLLBACK): the
@@ -649,8 +634,8 @@ def test_the_chart_is_drawn_in_the_theme_and_the_seat_colours(
     card = tokens["card"]
     texts = [t for t in svg.iter(f"{SVG}text") if t.get("fill")]
     assert {t.get("fill") for t in texts} - set(colours()[theme]) == {tokens["fg"], tokens["muted"]}
-    for text in texts:
-        assert contrast(text.get("fill"), card) >= 4.5, text.text
+    for label in texts:
+        assert contrast(label.get("fill"), card) >= 4.5, label.text
     lines = [e for e in svg.iter() if e.get("stroke")]
     assert {e.get("stroke") for e in lines} == {tokens["border"], *colours()[theme]}
     for line in lines:

@@ -5,12 +5,10 @@ tests/browser/test_new_session_browser.py has the script's side)."""
 
 from __future__ import annotations
 
-import html
 import re
-from typing import Any
 
 import pytest
-from factories import new_session_by_form, new_session_form
+from factories import new_session_by_form, new_session_form, text
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -21,10 +19,6 @@ pytestmark = pytest.mark.shared_app
 
 FOUR = ["Ann", "Bo", "Cy", "Di"]
 SIX = ["Ann", "Bo", "Cy", "Di", "Eve", "Fin"]
-
-
-def text(response: Any) -> str:
-    return html.unescape(response.get_data(as_text=True))
 
 
 def rules_line(page: str) -> tuple[str, list[tuple[str, str]]]:

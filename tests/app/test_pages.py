@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from factories import csrf_token, new_session_by_form, new_session_form, went_out_form
+from factories import (
+    csrf_token,
+    error_next_to,
+    new_session_by_form,
+    new_session_form,
+    text,
+    went_out_form,
+)
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -27,17 +32,6 @@ STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 def table(app: Flask, session_id: int) -> SessionView:
     with app.app_context():
         return views.get_session(session_id)
-
-
-def text(response: Any) -> str:
-    return html.unescape(response.get_data(as_text=True))
-
-
-def error_next_to(page: str, field_id: str) -> str:
-    """The error message shown under one field."""
-    match = re.search(rf'<p class="error" id="{field_id}-error">([^<]*)</p>', page)
-    assert match, f"no error next to {field_id}"
-    return match[1]
 
 
 def test_home_lists_sessions_in_progress_before_finished(client: FlaskClient, app: Flask) -> None:

@@ -22,13 +22,12 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from factories import went_out
+from factories import sql_sent, went_out
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -343,23 +342,6 @@ def test_a_player_who_never_played_has_an_empty_page(app: Flask, client: FlaskCl
 # -- Constant queries -------------------------------------------------------------------------
 
 
-@contextmanager
-def counting(app: Flask) -> Iterator[list[str]]:
-    """Every SQL statement the app sends while inside the block."""
-    statements: list[str] = []
-    with app.app_context():
-        engine = db.engine
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
-
-
 def _played(app: Flask, first: int, last: int) -> None:
     """Sessions first to last of Ann, Bo and a new guest each evening."""
     with app.app_context():
@@ -379,7 +361,7 @@ def _played(app: Flask, first: int, last: int) -> None:
 
 def _statements(app: Flask, client: FlaskClient, url: str) -> int:
     client.get(url)  # warm: the first request of an app may read more (e.g. the access row)
-    with counting(app) as statements:
+    with sql_sent(app) as statements:
         response = client.get(url)
     assert response.status_code == 200
     return len(statements)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import sql_sent
 from flask import Flask
 from flask.testing import FlaskClient
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
@@ -191,20 +192,9 @@ def test_a_signed_in_phones_poll_costs_one_more_lookup(app: Flask, locked: Flask
     sid = made.get_json()["id"]
     for url in (f"/api/v1/sessions/{sid}", f"/sessions/{sid}/table"):
         etag = locked.get(url).headers["ETag"]
-        statements: list[str] = []
-
-        def record(
-            _c: Any, _cur: Any, statement: str, *_a: Any, sent: list[str] = statements
-        ) -> None:
-            sent.append(" ".join(statement.split()).lower())
-
-        with app.app_context():
-            engine = db.engine
-        sa.event.listen(engine, "before_cursor_execute", record)
-        try:
+        with sql_sent(app) as sent:
             response = locked.get(url, headers={"If-None-Match": etag})
-        finally:
-            sa.event.remove(engine, "before_cursor_execute", record)
+        statements = [" ".join(s.split()).lower() for s in sent]
         assert response.status_code == 304, url
         assert len(statements) == 2, statements
         assert "household" in statements[0]

@@ -10,12 +10,11 @@ not. To check another URL, add it to URLS with its count.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import pytest
 import sqlalchemy as sa
-from factories import went_out
+from factories import sql_sent, went_out
 from flask import Flask
 
 from scorekeeper.extensions import db
@@ -23,7 +22,6 @@ from scorekeeper.models import GameSession, Player
 from scorekeeper.services import rounds, sessions
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
-TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
 # URL (with {session} and {player} for the ids of the session and player looked at) ->
 # the statements its first request sends, whatever the size of the history.
@@ -119,29 +117,11 @@ def copy_sessions(originals: list[int]) -> None:
     db.session.commit()
 
 
-@contextmanager
-def counting(app: Flask) -> Iterator[list[str]]:
-    """The statements the app's engine sends meanwhile (transaction control left out)."""
-    sent: list[str] = []
-
-    def count(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        if not statement.lstrip().upper().startswith(TRANSACTION_CONTROL):
-            sent.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield sent
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
-
-
 def first_request_statements(make_app: Callable[..., Flask], url: str) -> list[str]:
     """The statements of the first request to `url` in a fresh app, its body read whole."""
     fresh = make_app()
     client = fresh.test_client()
-    with counting(fresh) as sent:
+    with sql_sent(fresh, transactions=False) as sent:
         response = client.get(url)
         response.get_data()  # a streamed body runs its queries as it is read
     assert response.status_code == 200, url
@@ -210,7 +190,7 @@ def test_a_round_changed_in_place_reads_the_session_once(
     path = f"/sessions/{session_id}/{url}"
     page = client.get(path + ("?fragment=1" if "delete" not in step else ""))
     assert page.status_code == 200
-    with counting(fresh) as sent:
+    with sql_sent(fresh, transactions=False) as sent:
         response = client.post(
             path, data={**hidden(page.get_data(as_text=True)), **form}, headers=IN_PLACE_HEADERS
         )

@@ -22,7 +22,6 @@ from scorekeeper.rules.tiles import (
     TILE_NAMES,
     most_valuable_rack,
     sort_tiles,
-    supply_left,
 )
 
 K, R, B, OR = Colour.BLACK, Colour.RED, Colour.BLUE, Colour.ORANGE
@@ -308,17 +307,6 @@ def test_supply_message_uses_card_names() -> None:
     with pytest.raises(RulesError) as err:
         check_supply([parse_tiles("hq hq hq", "cards")], played_with="cards")
     assert "hearts Q entered 3 times" in err.value.message
-
-
-def test_supply_left() -> None:
-    left = supply_left([parse_tiles("r7 j"), parse_tiles("r7 k1")])
-    assert len(left) == 53  # 52 numbered tiles + the joker
-    assert left[Tile(7, R)] == 0
-    assert left[JOKER] == 1
-    assert left[Tile(1, K)] == 1
-    assert left[Tile(13, OR)] == 2
-    assert supply_left([], tile_sets=2)[Tile(7, R)] == 4
-    assert supply_left([], tile_sets=2)[JOKER] == 4
 
 
 def test_most_valuable_rack() -> None:

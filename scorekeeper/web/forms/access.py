@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, PasswordField
 from wtforms.validators import EqualTo, InputRequired
 
+from scorekeeper.web.forms.common import PageForm
 from scorekeeper.web.text import lazy_text as _l
 
 # Passphrase fields: no capital letter or correction slipped in by a phone's keyboard.
@@ -22,7 +22,7 @@ def _passphrase(label: Any, required: Any, autocomplete: str) -> PasswordField:
     )
 
 
-class SignInForm(FlaskForm):
+class SignInForm(PageForm):
     """The household passphrase, and whether this phone keeps it for a year."""
 
     passphrase = _passphrase(
@@ -32,7 +32,7 @@ class SignInForm(FlaskForm):
     next = HiddenField()
 
 
-class SetPassphraseForm(FlaskForm):
+class SetPassphraseForm(PageForm):
     """A new passphrase, typed twice (the length rule is the access service's)."""
 
     passphrase = _passphrase(_l("New passphrase"), _l("Choose a passphrase."), "new-password")
@@ -54,7 +54,7 @@ class ChangePassphraseForm(SetPassphraseForm):
     )
 
 
-class RemovePassphraseForm(FlaskForm):
+class RemovePassphraseForm(PageForm):
     """The current passphrase: removing it opens Scorekeeper to the whole network."""
 
     current = _passphrase(

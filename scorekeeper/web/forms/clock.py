@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, StringField
 from wtforms.validators import InputRequired
 
@@ -17,6 +16,7 @@ from scorekeeper.web.forms.common import (
     DRAWN_DIGITS,
     ID_DIGITS,
     SETTING_LABELS,
+    PageForm,
     add_error,
     stripped,
 )
@@ -25,7 +25,7 @@ from scorekeeper.web.text import lazy_text as _l
 SECONDS_DIGITS = next(s.digits for s in declared(Settings) if s.name == "seconds_per_turn")
 
 
-class SecondsForm(FlaskForm):
+class SecondsForm(PageForm):
     """The turn clock's Seconds per turn: a preset button (30, 60, 120) or a number typed."""
 
     seconds = StringField(
@@ -49,7 +49,7 @@ class SecondsForm(FlaskForm):
         return whole_number(self.seconds.data, SECONDS_DIGITS)
 
 
-class DrawForm(FlaskForm):
+class DrawForm(PageForm):
     """Who starts: the number of the tile each player drew; `drawing` names the seats still
     drawing after a tie (blank: everyone)."""
 

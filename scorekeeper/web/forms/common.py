@@ -8,10 +8,14 @@ the services' problems back next to the fields they concern; the rules decide ev
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
+from babel.support import Translations
+from flask_babel import get_locale
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, Form, IntegerField, SelectField
+from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Optional, ValidationError
 
 from scorekeeper.rules import Setting, Settings, declared
@@ -41,6 +45,24 @@ ID_DIGITS = 12
 # A page number of a list: one past every page is an empty page, however it is written.
 PAGE_DIGITS = 30
 ENDING_CHOICES = ("went_out", "pool_empty", "scores")
+
+
+@lru_cache(maxsize=32)
+def _wtforms_words(locale: str) -> Translations:
+    """WTForms' own messages in a language ("This field is required."), read once a process:
+    Flask-WTF reads its catalogue again for every request that builds a form, a third of
+    building the round form."""
+    words = Translations.load(messages_path(), [locale], domain="wtforms")
+    return words if isinstance(words, Translations) else Translations()  # none: the English
+
+
+class PageForm(FlaskForm):
+    """A form of the pages: Flask-WTF's (the CSRF token), WTForms' own messages in the
+    phone's language."""
+
+    class Meta:
+        def get_translations(self, form: Form) -> Translations:
+            return _wtforms_words(str(get_locale()))
 
 
 def add_error(field: Field, message: str) -> None:
@@ -147,5 +169,5 @@ def seat_position(text: object) -> int:
     return position
 
 
-class ButtonForm(FlaskForm):
+class ButtonForm(PageForm):
     """Only a CSRF token: the form behind every POST button (extend, undo)."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from wtforms import BooleanField, Field, HiddenField, RadioField, StringField
 from wtforms.widgets import html_params
@@ -20,6 +20,7 @@ from scorekeeper.web.forms.common import (
     COUNT_DIGITS,
     ID_DIGITS,
     SCORE_DIGITS,
+    PageForm,
     SelectChoice,
     add_error,
     stripped,
@@ -28,7 +29,7 @@ from scorekeeper.web.messages import translate
 from scorekeeper.web.text import lazy_text as _l
 
 
-class DeleteRoundForm(FlaskForm):
+class DeleteRoundForm(PageForm):
     """Delete a round: the version of the round the page showed, so that a delete asked for
     on a page left open never removes another round (services.rounds.delete_round)."""
 
@@ -38,7 +39,7 @@ class DeleteRoundForm(FlaskForm):
         return whole_number(self.version.data, ID_DIGITS)
 
 
-class RoundForm(FlaskForm):
+class RoundForm(PageForm):
     """How one round ended; the per-seat fields are added by `round_form`."""
 
     ending = HiddenField(default="went_out")
@@ -228,10 +229,11 @@ def _seat_field(label: Any) -> StringField:
     return StringField(label, filters=[stripped], widget=SeatInput())
 
 
-def round_form(
-    players: Sequence[str], data: Mapping[str, Any] | None = None, fresh_key: bool = True
-) -> RoundForm:
-    """A round form for these seats: a rack, a tile count and a paper score per player."""
+@lru_cache(maxsize=256)
+def _seated(players: tuple[str, ...]) -> type[RoundForm]:
+    """The form class of these seats, made once a process: WTForms sorts and binds a class's
+    fields at its first form, which cost more than the rest of building one (its labels are
+    lazy, so one class serves every language)."""
 
     class SeatedRoundForm(RoundForm):
         pass
@@ -241,7 +243,14 @@ def round_form(
         counted = _seat_field(_l("%(player)s: tiles left", player=name))
         setattr(SeatedRoundForm, f"count_{i}", counted)
         setattr(SeatedRoundForm, f"score_{i}", _seat_field(name))
-    form = SeatedRoundForm(data=dict(data or {}))
+    return SeatedRoundForm
+
+
+def round_form(
+    players: Sequence[str], data: Mapping[str, Any] | None = None, fresh_key: bool = True
+) -> RoundForm:
+    """A round form for these seats: a rack, a tile count and a paper score per player."""
+    form = _seated(tuple(players))(data=dict(data or {}))
     form.players = tuple(players)
     form.winner.choices = [SelectChoice(str(i), name) for i, name in enumerate(players)]
     if fresh_key and not form.key.data:

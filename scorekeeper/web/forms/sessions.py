@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from flask import has_request_context, request
-from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Field, HiddenField, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired
@@ -18,6 +17,7 @@ from scorekeeper.services.bodies import MAX_ROUNDS
 from scorekeeper.web.forms.common import (
     BOOLEAN_SETTINGS,
     MAX_PLAYERS,
+    PageForm,
     SelectChoice,
     WholeNumberField,
     add_error,
@@ -29,7 +29,7 @@ from scorekeeper.web.messages import translate
 from scorekeeper.web.text import lazy_text as _l
 
 
-class RenameForm(FlaskForm):
+class RenameForm(PageForm):
     """A player's new name; past rounds stay theirs (`position`: the seat, when the page's one
     rename form names it rather than the address)."""
 
@@ -43,7 +43,7 @@ class RenameForm(FlaskForm):
     )
 
 
-class NotesForm(FlaskForm):
+class NotesForm(PageForm):
     """The family's notes on the evening; the service checks the length and keeps the text."""
 
     notes = TextAreaField(_l("Notes on this evening"), render_kw={"maxlength": 2000, "rows": 4})
@@ -54,7 +54,7 @@ class NotesForm(FlaskForm):
 EXTRA_PLAYER = re.compile(r"player_[0-9]{1,3}")
 
 
-class NewSessionForm(FlaskForm):
+class NewSessionForm(PageForm):
     """Who plays (in seating order), how many rounds, and every setting of docs/RULES.md 7
     (a field each, added from the declaration by `add_settings` below)."""
 
