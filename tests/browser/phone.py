@@ -12,13 +12,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.web.assets import Shelf, shelf
 
 CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -33,29 +30,6 @@ CHROMIUM_ARGS = [
 PHONE = {"width": 390, "height": 844}
 # How often a test server's loop looks whether it is asked to stop (`serving`).
 SHUTDOWN_POLL_S = 0.02
-
-
-class CompiledTemplates(BytecodeCache):
-    """Jinja's compiled templates, kept in memory for every app `serving` makes in this process.
-    Jinja checks each against its template's source (a changed template is compiled again);
-    every app here is made by the same create_app, so the same environment compiles them."""
-
-    def __init__(self) -> None:
-        self.kept: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        if bucket.key in self.kept:
-            bucket.bytecode_from_string(self.kept[bucket.key])
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.kept[bucket.key] = bucket.bytecode_to_string()
-
-
-COMPILED = CompiledTemplates()
-# The static folder's assets as web/assets.py reads them (minified, fingerprinted, bundled):
-# read by the first app `serving` makes, then handed to the next (the Shelf is what an app
-# keeps per process; shelf() reads the folder again should an app's differ).
-SHELF: list[Shelf] = []
 
 
 @contextmanager
@@ -73,15 +47,8 @@ def serving(folder: Path, secret: str = "browser-test") -> Iterator[str]:
         },
         instance_path=str(folder / "instance"),
     )
-    # A fresh app compiled every template and minified every asset again at its first pages
-    # (about half a second a test): the same work on the same files, done once a process.
-    app.jinja_env.bytecode_cache = COMPILED
-    if SHELF:
-        app.extensions["scorekeeper.assets"] = SHELF[0]
     with app.app_context():
         db.create_all()
-        if not SHELF:
-            SHELF.append(shelf(app))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     # shutdown() waits for the serving loop to look at its flag, which it does between waits
     # for a connection of `poll_interval` each: at socketserver's default (0.5 s) every server
