@@ -1,16 +1,5 @@
-"""The household gate: once a passphrase is set, every page and API call needs it.
-
-Pages need the "remember this phone" cookie that signing in sets (signed with the app's secret
-key; a year, or the browser session and 12 hours on the server, renewed while the phone is
-used; signing out ends it on the server too); without it they redirect to the sign-in page.
-The API needs `Authorization: Bearer <passphrase>` and answers 401 without it. It also accepts a
-valid page cookie, so the pages' own scripts may call it: the API reads only JSON bodies or
-uses PUT/DELETE, which another site cannot send without a CORS preflight this app never
-grants, and the cookie is SameSite=Lax, so accepting it opens no cross-site forgery.
-`/healthz`, `/static/...`, the web app manifest and the service worker (`/manifest.webmanifest`,
-`/sw.js`: a phone fetches them without the cookie, and they hold no household data), signing in
-and signing out stay open.
-"""
+"""The household gate: once a passphrase is set, every page and API call needs it: the pages
+the sign-in cookie, the API `Authorization: Bearer <passphrase>` or that cookie."""
 
 from __future__ import annotations
 

@@ -47,11 +47,8 @@ def _no_constant(constant: str) -> Any:
 
 
 def json_body() -> Any:
-    """The request's JSON, or a bad request that says the body is not JSON.
-
-    Stricter than Python's json module: NaN and Infinity are not JSON, and an object that
-    gives one key twice ({"Bo": 22, "Bo": 23}) is refused instead of silently keeping the last.
-    """
+    """The request's JSON, or a bad request that says the body is not JSON; NaN, Infinity and
+    a key given twice ({"Bo": 22, "Bo": 23}) are refused too."""
     if not request.is_json:
         raise bad_request("The body must be JSON (Content-Type: application/json).")
     data = request.get_data(cache=True)  # a Content-Length over MAX_CONTENT_LENGTH: a 413

@@ -1,18 +1,5 @@
-"""What a phone downloads: static files under fingerprinted names, and compressed responses.
-
-Pages name each stylesheet, script and icon by `asset('app.css')`, a URL carrying a hash of the
-bytes served (`/static/app.1a2b3c4d5e.css`), so a phone keeps it for a year and asks again only
-when the file changes. Stylesheets and scripts are served minified (comments and spaces out,
-and a script's English fallbacks: `without_fallbacks`); the files under static/ stay as
-written, and their plain URLs still answer, uncached (`no-cache`), for anything that names them
-so (the manifest's icons, old bookmarks).
-Responses are compressed (Flask-Compress) for clients that accept it.
-
-A script a page fetches only when first needed (`on_demand`: the tile keypads, the sending of
-rounds kept offline) brings its own words: a small script per language under
-/static/words/<lang>/, fingerprinted like the rest, instead of a place in every page's
-#js-messages block; the service worker keeps them with the app shell (web/pwa.py).
-"""
+"""What a phone downloads: static files under fingerprinted names, minified, and compressed
+responses; a script fetched on demand brings its own words (/static/words/<lang>/)."""
 
 from __future__ import annotations
 
@@ -54,11 +41,8 @@ FALLBACK = re.compile(rf"(?<![\w.$])(t\(\s*\"[a-z][a-z0-9_]*\"\s*,\s*){_LITERAL}
 PLURAL_FALLBACK = re.compile(
     rf"(?<![\w.$])(tn\(\s*\"[a-z][a-z0-9_]*\"\s*,\s*){_LITERAL}\s*,\s*{_LITERAL}"
 )
-# Scripts that always go together on a page, served as one file: one request, and one gzip
-# stream that compresses them better than three. The bundle's name -> its files, in order: the
-# on-demand fetcher, the list joining, the round form's shared part, the preview of its
-# ending, and the offline keeper (the tile notation, tiles.js, is fetched at the first rack
-# typed as tiles, or with a keypad). lists.js comes before the scripts using it.
+# Files that always go together on a page, served as one: the bundle's name -> its files, in
+# order (lists.js before the scripts using it; tiles.js is fetched on demand, at the first tile).
 BUNDLES: dict[str, tuple[str, ...]] = {
     f"round_form_{ending}.js": (
         "fetch_files.js",
@@ -91,12 +75,8 @@ BUNDLES["entry_in_place.js"] = ("entry.js", "draft.js")
 # names (tile_keys.js), then the round form's keypad or the checker's.
 BUNDLES["round_keypad.js"] = ("tile_keys.js", "keypad.js")
 BUNDLES["checker_keypad_page.js"] = ("tile_keys.js", "checker_keypad.js")
-# Scripts pages fetch only when first needed, by `on_demand`: the words of each are served per
-# language at /static/words/<lang>/<name> (fingerprinted), and the service worker keeps them.
-# The session page fetches the round entry in place (entry_in_place.js) at the first tap on a
-# round, and it the round form's bundles; the round page its entry.js at a switch of ending;
-# "Keep the screen on" its script (awake.js) at its first tap; the round form the typo
-# question's (round_typo.js) when an entry first looks like a typo.
+# Scripts pages fetch only when first needed, by `on_demand` (the round entry in place, the
+# keypads, the typo question...): their words are served per language, /static/words/<lang>/.
 ON_DEMAND = (
     "entry.js",
     "entry_in_place.js",
@@ -134,10 +114,7 @@ class Asset:
 
 def without_fallbacks(script: str) -> str:
     """A minified script's t() and tn() calls with their keys only: `t("key","English",...)`
-    becomes `t("key","",...)`. The English is there for whoever reads the source (and
-    the msgid pybabel extracts); a phone never reads it, since every
-    key a page's scripts look up is in its #js-messages block, and a script fetched on demand
-    comes after its own words. The round page is 0.6 KB lighter for it."""
+    becomes `t("key","",...)`."""
     script = FALLBACK.sub(r'\1""', script)
     return PLURAL_FALLBACK.sub(r'\1"",""', script)
 
@@ -252,9 +229,8 @@ def page_messages() -> dict[str, str | dict[str, str]]:
 
 
 def page_messages_json() -> Markup:
-    """page_messages() as the #js-messages block holds it: JSON safe inside <script>, with
-    letters such as é and ł as they are (not \\u escapes: six bytes each in every page), and
-    no spaces after its commas and colons."""
+    """page_messages() as the #js-messages block holds it: JSON safe inside <script>, letters
+    such as é as they are (not \\u escapes), no spaces after its commas and colons."""
     return htmlsafe_json_dumps(
         page_messages(), ensure_ascii=False, sort_keys=True, separators=(",", ":")
     )
@@ -286,8 +262,7 @@ def words_of(name: str, lang: str) -> Asset:
 
 def on_demand(*names: str) -> str:
     """The fingerprinted URLs of files a page fetches only when first needed, for a data-
-    attribute (space-separated, in order): each script after its words in the page's language.
-    Unlike `asset`, its words stay out of the page's #js-messages block."""
+    attribute (space-separated, in order): each script after its words in the page's language."""
     urls = []
     for name in names:
         found = shelf().assets.get(name)
@@ -311,9 +286,8 @@ def kept_a_year(found: Asset) -> BaseResponse:
 
 
 def static_file(filename: str) -> BaseResponse:
-    """The `static` endpoint: a fingerprinted name is the asset's bytes (or an on-demand
-    script's words), kept a year; a known file under an old or wrong digest is 404; a plain
-    name is the file as written, no-cache."""
+    """The `static` endpoint: a fingerprinted name is the asset (or an on-demand script's words),
+    kept a year; a wrong digest is 404; a plain name is the file as written, no-cache."""
     words = WORDS.fullmatch(filename)
     if words and words["lang"] in languages():
         name = f"{words['stem']}.js"
@@ -336,8 +310,7 @@ def static_file(filename: str) -> BaseResponse:
 
 def init_app(app: Flask) -> None:
     """Serve static files through `static_file`, give templates `asset()`, `on_demand()` and
-    `page_messages()`, and compress responses: zstd, br, gzip or deflate, as the client
-    accepts; a streamed one (the history CSV) chunk by chunk."""
+    `page_messages()`, and compress responses as the client accepts."""
     app.view_functions["static"] = static_file
     app.jinja_env.globals.update(
         asset=asset,
@@ -359,10 +332,8 @@ def init_app(app: Flask) -> None:
             *EXTRA_MIMETYPES,
         ],
     )
-    # Streamed responses (the history CSV, files under their plain names) are compressed chunk
-    # by chunk. Flask-Compress offers gzip for those too (a zlib stream with the gzip header)
-    # but leaves it out by default; a browser over plain http accepts only gzip and deflate,
-    # and gzip is the one every client reads the same way.
+    # Streamed responses (the history CSV, files under their plain names): chunk by chunk, gzip
+    # included, which Flask-Compress leaves out by default (docs/DESIGN.md 1).
     app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["zstd", "br", "gzip", "deflate"])
     # Registered before the other after-request hooks, so it runs after them, on the final body.
     app.extensions["compress"] = Compress(app)

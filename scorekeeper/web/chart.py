@@ -1,21 +1,5 @@
-"""The running totals as an SVG line chart drawn on the server: no chart library, no script.
-
-With drop-worst on, the lines are the running totals without each player's dropped round
-(`Standings.counted`), so they end at the Total; the dropped round's point is ringed.
-
-Readable on a 360 px phone (the drawing is 360 units wide and scales to the column). Each
-player is drawn in their seat's colour (web/seats.py, the table header's), *and* with a dash
-pattern *and* a marker shape of their own, all three repeated in the legend beside the
-player's initials on a tile, as the table header shows them: colour is never the only cue.
-The score table (each round's score and the totals) is the chart's text alternative.
-
-It comes in the two themes of static/app.css, `light` and `dark`, each drawn on that theme's
-card (`--card`) with its text (`--fg`, `--muted`), grid (`--border`) and seat colours
-(`--s1`..`--s6`), read out of app.css (`seats.palette`), so each colour is written once.
-Colours are presentation attributes, so the file draws right on its own (chart.svg, shared
-or downloaded as an image); the session page and the summary show the drawing of the theme
-they are in (templates/sessions/_table.html, static/live.css) and print the light one.
-"""
+"""The running totals as an SVG line chart drawn on the server, no chart library, no script:
+in the light or the dark theme, each player in their seat's colour, dash and marker."""
 
 from __future__ import annotations
 
@@ -103,9 +87,8 @@ def _ticks(low: int, high: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Look:
-    """A theme's colours for the chart, from static/app.css: `card` the background, `text`
-    the names and title, `quiet` the axes' numbers, `grid` its lines, `tile` and `edge` the
-    legend's tiles, `seats` the players' colours in seat order."""
+    """A theme's colours for the chart, from static/app.css: `quiet` the axes' numbers, `tile`
+    and `edge` the legend's tiles, `seats` the players' colours in seat order."""
 
     theme: str
     card: str
@@ -145,9 +128,7 @@ def _english_day(day: date) -> str:
 @dataclass(frozen=True)
 class ChartWords:
     """The chart's words, dates and numbers in one language: English here; the web layer gives
-    the request's (web/sessions.py, `chart_words`). `title(name)`, `subtitle(day)`,
-    `described(rounds, after)`: the description with the totals after the last round;
-    `session(name, day)` the session's name, its day for one made without a name."""
+    the request's (web/sessions.py, `chart_words`)."""
 
     signed: Callable[[int], str] = _english_signed
     day: Callable[[date], str] = _english_day
@@ -211,13 +192,8 @@ def running_chart(
     words: ChartWords = ENGLISH,
     theme: str = "light",
 ) -> Markup:
-    """The SVG of each player's running total after every round, with its legend.
-
-    `standalone` adds the XML namespace, the card as background (its corners rounded as the
-    page's cards are) and a heading (session name and date), for the chart.svg file;
-    `described_by` is the id of the score table, for aria-describedby
-    on the page; `words` its language; `theme` light or dark (ValueError for another).
-    """
+    """The SVG of each player's running total after every round, with its legend; `standalone`
+    for chart.svg (namespace, card, heading), `described_by` the score table's id."""
     colour = look(theme)
     players = view.players
     seated = marks(players)
@@ -373,9 +349,8 @@ def _dropped_ring(
     y_at: Callable[[int], float],
     rings: list[tuple[float, float]],
 ) -> str:
-    """A ring, in the player's colour, round the point of the round dropped from their total
-    (where their line stays level); nothing when none is dropped. A ring on or next to one
-    drawn before (`rings`, which it joins) is drawn wider round it, so each shows."""
+    """A ring in the player's colour round the point of their dropped round (nothing when none);
+    one on or next to a ring drawn before (`rings`) is drawn wider, so each shows."""
     number = dropped.get(mark.name)
     if not number:
         return ""
@@ -404,8 +379,7 @@ TILE_WIDTH, TILE_HEIGHT, SAMPLE = 26, 20, 24
 
 def _legend(seated: Sequence[Mark], colour: Look, top: int) -> str:
     """Each player's initials on a tile, their colour, dash and marker, and their whole name
-    (wrapped: `name_lines`), two to a row. The tile is drawn as the page draws its marks:
-    cream, its lower edge showing."""
+    (wrapped: `name_lines`), two to a row."""
     column = (WIDTH - LEFT // 2) / LEGEND_COLUMNS
     rows = _legend_rows([mark.name for mark in seated])
     items = []

@@ -1,10 +1,5 @@
 """Who starts, a page of its own, and the turn clock page of a session: set Seconds per turn,
-draw for the start, the countdown.
-
-The draw and the countdown run in the browser (static/who_starts.js, static/clock.js) so they
-keep going offline; the server sets the session's clock and answers who starts, which also
-works without JavaScript.
-"""
+draw for the start, the countdown."""
 
 from __future__ import annotations
 

@@ -1,14 +1,5 @@
-"""Allowed hosts: the app answers only to the names and addresses it is reached by.
-
-Without this, a page of another site could rebind its own name to this server (DNS
-rebinding) and, with no passphrase set, read `/export.csv` or set a passphrase; and the join
-address and QR code would name whatever `Host` a request said. The names are computed once, at
-start (scorekeeper.network.allowed_hosts: loopback, this machine's home-network addresses and
-host name, SCOREKEEPER_HOSTS), and given to Flask as TRUSTED_HOSTS: werkzeug then refuses any
-other Host, or a malformed one, before routing. That refusal is answered here first, before
-any other hook, with a page that needs neither the host nor the URL map (both unusable for
-such a request: `request.host` raises again, `url_for` has no adapter).
-"""
+"""Allowed hosts: the app answers only to the names and addresses it is reached by (Flask's
+TRUSTED_HOSTS); a request for any other host is answered here, before any other hook."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The language a page speaks: the phone's choice (a cookie), else its browser's, else English.
-
-Flask-Babel translates; this module picks the locale, serves the language switcher and gives
-the templates dates and numbers in the locale's own format.
-"""
+"""The language a page speaks (the phone's choice, else its browser's, else English), the
+language switcher, and dates and numbers in the locale's own format."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""The rules' and services' problems in the family's language.
-
-The rules engine stays pure: a `Problem` holds an English template (the msgid, extracted through
-`Problem:2` / `one:2` / `bad_request:1` / `refused:1` in babel.cfg) and its params. Here the
-template is looked up with gettext and filled with params that are translated too: a `Word`
-(a setting's label) as a msgid of its own, a `TileName` by its colour or suit word, a
-`NameList` by the locale's list rules, a nested `Problem` by `translate` itself. Player
-names, numbers and quoted entries go in as they are.
-"""
+"""The rules' and services' problems in the family's language: the English template looked
+up with gettext, its params translated too (a `Word`, a `TileName`, a `NameList`)."""
 
 from __future__ import annotations
 
@@ -84,11 +77,8 @@ def translate_param(value: Any) -> Any:
 
 
 def translate(problem: Problem) -> str:
-    """The problem's message in the request's language: gettext(template) % translated params.
-
-    A translation that does not fit its params (a translator's typo in a placeholder) falls
-    back to the English message rather than failing the request.
-    """
+    """The problem's message in the request's language: gettext(template) % translated params;
+    the English message where a translation does not fit its params."""
     text = gettext(problem.template)
     if not problem.params:
         return text

@@ -1,10 +1,5 @@
-"""The OpenAPI 3.1 description of /api/v1 (docs/DESIGN.md 3), served at /api/v1/openapi.json.
-
-Kept true by tests/app/test_openapi.py: every route is described, every example round-trips
-against a fresh four-player session (Ann, Bo, Cy, Di), and every response fits its schema.
-Only the paths, the example requests and the prose are written here: the schemas, and every
-example answer, are what the services, the rules and the documents make of them (English).
-"""
+"""The OpenAPI 3.1 description of /api/v1 (docs/DESIGN.md 3), served at /api/v1/openapi.json:
+the paths, example requests and prose; the schemas and example answers come from the code."""
 
 from __future__ import annotations
 
@@ -84,9 +79,8 @@ def _takes(
     meanings: dict[int, str],
     more: Named | None = None,
 ) -> dict[str, Any]:
-    """An operation that takes a body (its schema, examples and the code that answers them):
-    each example's answer is that code's, a success (201 if documented) or a refusal (status_for)
-    whose message sums the example up; `more`: the answers no example request leads to."""
+    """An operation that takes a body (its schema, examples and the code that answers them), each
+    example's answer that code's; `more`: the answers no example request leads to."""
     found: Named = {}
     ok = 201 if 201 in meanings else 200
     for name, example in body[1].items():

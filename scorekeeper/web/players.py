@@ -48,9 +48,8 @@ def index() -> str | tuple[str, int]:
 
 @bp.get("/<int:player_id>")
 def show(player_id: int) -> str | tuple[str, int]:
-    """One player: their mark (web/seats.py, `player_mark`), sessions and rounds won, best and
-    worst round, streak, head-to-head, and their sessions a page at a time (`?page=2`), the
-    newest first."""
+    """One player: their mark, sessions and rounds won, best and worst round, streak, head-to-head,
+    and their sessions a page at a time (`?page=2`), the newest first."""
     period = _period()
     if isinstance(period, RulesError):
         name, seat = stats.player_identity(player_id)

@@ -1,10 +1,4 @@
-"""Installable and resilient: the web app manifest and the service worker, both at the root.
-
-The service worker must be served from `/sw.js` (not /static/) so that its scope is the whole
-app; it is rendered with the fingerprinted URLs of the app-shell files (web/assets.py) and a
-version made of their digests, so a changed stylesheet or script installs a new worker that
-caches the new files. The manifest names its icons by their plain URLs, which never change.
-"""
+"""Installable and resilient: the web app manifest and the service worker, both at the root."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Answers shared by the pages and the API: the errors' JSON shape, the conditional answer
-of a session's table (its ETag, a bodiless 304 when the phone has it already), and pages with
-forms that no browser keeps."""
+"""Answers shared by the pages and the API: the errors' JSON, a session table's ETag and 304,
+and pages with forms that no browser keeps."""
 
 from __future__ import annotations
 
@@ -22,9 +21,8 @@ def errors_response(problems: list[dict[str, str]], status: int) -> Response:
 
 
 def etag_of(stamp: Stamp, kind: str) -> str:
-    """The opaque part of a session's weak ETag for one kind of answer ("json", "table") in
-    the request's language (the words differ, so do the tags): sent as `W/"<this>"`, and sent
-    back by the phone in If-None-Match."""
+    """The opaque part of a session's weak ETag (`W/"<this>"`) for one kind of answer ("json",
+    "table") in the request's language, whose words differ."""
     return f"{kind}-{current_locale()}-{stamp.tag}"
 
 
@@ -45,10 +43,8 @@ View = TypeVar("View", bound=Callable[..., Any])
 
 
 def no_store(view: View) -> View:
-    """A page with a form that writes (a round, an edit, a delete, the notes, a new session):
-    `Cache-Control: no-store`, so neither the browser's cache, nor its back-forward cache, nor
-    the service worker's copies (templates/pwa/sw.js keeps no such page) ever bring it back
-    with a key or a version already used; Back fetches it afresh."""
+    """A page with a form that writes: `Cache-Control: no-store`, so no cache brings it back with
+    a key or a version already used; Back fetches it afresh."""
 
     @functools.wraps(view)
     def answer(*args: Any, **kwargs: Any) -> Response:

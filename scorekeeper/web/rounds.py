@@ -155,11 +155,8 @@ def _record(
         written = save(body)
     except RulesError as error:
         if error.code in TABLE_MOVED or any(p.field == "number" for p in error.problems):
-            # Keep what was typed on screen, beside the table as it is now; a second Save,
-            # after a look, goes through (a new round names the next number and the table as
-            # it is now, with a fresh key when its key was used; a moved round is edited at
-            # its new number; a deleted one keeps the version it had, so no Save can land on
-            # another round).
+            # Keep what was typed, beside the table as it is now, so a second Save after a look
+            # goes through; a deleted round keeps its version, so no Save lands on another round.
             view = get_session(session_id)
             if number is None:
                 form.number.data = str(view.standings.rounds_played + 1)
@@ -197,9 +194,8 @@ def _record(
 
 
 def _number_now(view: SessionView, number: int, error: RulesError, form: RoundForm) -> int:
-    """Where the round being edited is now, after a stale_round: at its new number when it moved
-    (the form keeps its version), at the same number with the current version when it was
-    changed there; a deleted round keeps the version it had."""
+    """Where the round being edited is now, after a stale_round: its new number when it moved, its
+    number with the current version when changed there; a deleted one keeps its version."""
     stale = stale_round(view, number, error)
     if stale is not None and stale.number == number:
         form.version.data = str(stale.version)
@@ -279,9 +275,8 @@ def _round_page(
 @bp.route("/rounds/<int:number>/delete", methods=["GET", "POST"])
 @no_store
 def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
-    """Ask first; after the delete the session page offers an Undo. The page carries the
-    version of the round it shows: a delete from a page left open removes that round or none.
-    Asked by the session page's script, the answer is the new live table, to put in place."""
+    """Ask first, then delete the round of the version the page shows, or none; the session page
+    offers an Undo. Asked in place, the answer is the new live table."""
     form = DeleteRoundForm()
     if request.method == "GET" or not form.validate_on_submit():
         view = get_session(session_id)
@@ -310,9 +305,8 @@ def delete(session_id: int, number: int) -> str | Response | tuple[str, int]:
 
 @bp.post("/rounds/restore")
 def restore(session_id: int) -> Response:
-    """Undo this phone's last add, edit or delete of a round, unless the table changed since
-    (on any phone): the table is then exactly as it was before that action. Asked in place
-    (static/live.js), the answer is the live table with what was done said in it."""
+    """Undo this phone's last add, edit or delete of a round unless the table changed since (on any
+    phone); asked in place (static/live.js), the answer is the live table saying what was done."""
     undo = pending_undo(session_stamp(session_id))
     kind = str((undo or session.get(UNDO_KEY) or {}).get("kind", "delete"))
     forget_undo()

@@ -1,21 +1,5 @@
-"""The words the scripts under static/ show: read from the scripts, translated on the server.
-
-A script says a word with `t("key", "English", params)`, a plural with
-`tn("key", "one", "other", n, params)` (static/app.js). The English in the call is the msgid,
-written once: pybabel extracts it like any other string (babel.cfg's `[javascript]` section,
-`t:2 tn:2,3`), and this module reads the same calls with the same extractor to learn which
-words each script looks up (web/assets.py keeps them with the script, `Asset.words`). A page
-hands its scripts their words in its language, in the #js-messages block (`handed`); a script
-fetched on demand brings its own (`words_of` in web/assets.py). The key is a stable name for
-the script to look the word up by; the served script leaves the English out
-(`without_fallbacks`), since the page always has the words.
-
-A plural is handed over as every form of the page's language by CLDR category (Polish: one,
-few, many), each picked with the catalogue's own plural rule; the script picks the form with
-`Intl.PluralRules`. A few keys are not words but values (`VALUES`): `list_locale` is the
-locale whose CLDR list patterns the server's lists use, for the scripts' Intl.ListFormat
-(static/lists.js); a script asks for them with `t("key")` alone, so nothing is extracted.
-"""
+"""The words the scripts under static/ show: read from their t() and tn() calls with the
+extractor pybabel uses, translated on the server, handed to a page in its language."""
 
 from __future__ import annotations
 

@@ -1,17 +1,5 @@
-"""Each seat's identity, the one mapping every screen uses: a colour and the player's initials.
-
-The seat in the seating order gives the colour (`s1`..`s6`, the custom properties `--s1`..
-`--s6` of static/app.css, light and dark); the name gives the initials, made unique within
-the session. The table header, the round entry, the player buttons and the chart all take
-them from here, so a player looks the same everywhere. The chart reads its colours out of
-app.css (`palette`), where they are written once.
-
-A player's own page has no session to seat them: there the mark takes the seat the player
-always sat at, in every session they played (so it is the colour the table showed them in);
-a player who sat at different seats, or at none yet, gets a seat picked by their name (a
-checksum of the name as `rules.players.name_key` compares it), the same on every page and
-every day (`player_mark`).
-"""
+"""Each seat's identity, the one mapping every screen uses: the seat's colour and the player's
+initials, unique in the session (`Mark`); a player's own page has its `player_mark`."""
 
 from __future__ import annotations
 
@@ -89,10 +77,8 @@ def _first_letters(name: str) -> str:
 
 
 def _telling(head: str, name: str, others: Sequence[str]) -> str | None:
-    """`head` (the first letter) and the first letter after it that no other name has at that
-    place (in capitals; spaces and punctuation left out): Mormor and Morfar are MM and MF,
-    Anna Berg and Anna Bo AE and AO; None where no letter tells the name apart from the
-    others (a name the others start with)."""
+    """`head` and the first letter after it that no other name has at that place (in capitals,
+    letters only): Mormor MM, Morfar MF; None where no letter tells the name apart."""
 
     def letters(text: str) -> list[str]:
         return _letters(unicodedata.normalize("NFC", text.casefold()))
@@ -106,12 +92,8 @@ def _telling(head: str, name: str, others: Sequence[str]) -> str | None:
 
 
 def initials(players: Sequence[str]) -> list[str]:
-    """One or two letters per player, unique in the session: the first letters of the first
-    two words ("Anna Berg" AB, "Bo" B). Where two players would share them, the first letter
-    and the first one that tells each apart from the others (`_telling`: Mormor MM, Morfar
-    MF), else the first letter and the next of the name's own that no one has yet (Ann AN
-    beside Anne AE); where none is left, the first letters if no one else kept them, else
-    the first letter and the seat number (the same name twice: A1, A2)."""
+    """One or two letters per player, unique in the session: the first letters of the first two
+    words ("Anna Berg" AB), else letters that tell them apart (Mormor MM), else the seat (A1)."""
     first = [_first_letters(p) for p in players]
     count = Counter(first)
     twice = Counter(name_key(p) for p in players)
@@ -151,9 +133,8 @@ def marks(players: Sequence[str]) -> list[Mark]:
 
 
 def player_mark(name: str, seat: int | None) -> Mark:
-    """A player's mark on their own page: `seat` the seat (0-based, as stored) they sat at in
-    every session they played, else None; then a seat by a checksum of the name (stable,
-    unlike Python's hash())."""
+    """A player's mark on their own page: `seat` the seat (0-based) they sat at in every session
+    they played, else None and a seat by a checksum of the name."""
     if seat is None:
         seat = zlib.crc32(name_key(name).encode("utf-8")) % SEATS
     return Mark(name, _first_letters(name), (seat % SEATS) + 1)
@@ -184,7 +165,6 @@ def colours() -> dict[str, tuple[str, ...]]:
 
 def names_fit(players: Sequence[str]) -> bool:
     """Whether every word of every name fits its column of the score table on a 360 px phone
-    (about 300 px shared by the players, at 7 px a letter); where one does not, the table's
-    header shows the initials and a list above it the whole names, so no name is cut."""
+    (about 300 px shared by the players, at 7 px a letter)."""
     letters = 300 // (7 * max(len(players), 1))
     return all(len(word) <= letters for name in players for word in name.split())

@@ -72,9 +72,8 @@ def home() -> str:
 @bp.route("/sessions/new", methods=["GET", "POST"])
 @no_store
 def new_session() -> str | Response | tuple[str, int]:
-    """Who plays and with which rules: the family's last settings are the defaults, those of
-    the session repeated for a rematch (`?again=<id>`); the rules apart from the standard set
-    are said above Start."""
+    """Who plays and with which rules: the family's last settings are the defaults, those of the
+    session repeated for a rematch (`?again=<id>`)."""
     again = _session_or_none(whole_number(request.args.get("again"), ID_DIGITS))
     carried = again.settings if again else lists.last_rules()
     defaults = {**carried.to_dict(), "preset": matching_preset(carried) or ""}
@@ -270,9 +269,8 @@ def _live_context(view: SessionView, stamp: stamps.Stamp) -> dict[str, Any]:
 def live_part(
     view: SessionView, stamp: stamps.Stamp, message: str | None = None, error: bool = False
 ) -> Response:
-    """The live part as a round saved in place left it (static/entry.js swaps it in), drawn
-    from what the save wrote, not read again: `message` when there is no Undo to say it
-    (`error`: a message of what could not be done)."""
+    """The live part as a round saved in place left it (static/entry.js swaps it in), drawn from
+    what the save wrote; `message` when no Undo says it (`error`: what could not be done)."""
     context = _live_context(view, stamp)
     response = make_response(
         render_template("sessions/_live.html", **context, message=message, message_error=error)
@@ -283,9 +281,8 @@ def live_part(
 
 @bp.get("/sessions/<int:session_id>/table")
 def live_table(session_id: int) -> Response:
-    """The live part of the session page alone, polled by static/live.js with the ETag it was
-    drawn with: a bodiless 304 while nothing changed (one small statement), else the part as
-    the server draws it, which the script swaps in (the server draws, the script only swaps)."""
+    """The live part of the session page alone, polled by static/live.js with its ETag: a bodiless
+    304 while nothing changed, else the part as the server draws it."""
     stamp = session_stamp(session_id)
 
     def draw() -> str:
@@ -335,9 +332,8 @@ def summary(session_id: int) -> str:
 
 @bp.get("/sessions/<int:session_id>/chart.svg")
 def chart_svg(session_id: int) -> Response:
-    """The chart as an image file of its own, to show, share or keep, in the light theme or
-    `?theme=dark` (another theme is a 400); asked for with the version it shows (`?v=`),
-    the phone may keep it for good."""
+    """The chart as an image file of its own, light or `?theme=dark` (another theme is a 400);
+    asked for with the version it shows (`?v=`), the phone may keep it for good."""
     theme = request.args.get("theme", "light")
     if theme not in THEMES:
         abort(400)

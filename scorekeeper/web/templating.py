@@ -33,9 +33,8 @@ def signed(score: int) -> str:
 
 @bp.app_template_filter("tone")
 def tone(total: int) -> str:
-    """The one colour rule of scores and totals, wherever they show (static/table.css): the
-    class `pos` (the winners' green) above zero, `neg` (the losers' red) below, `zero` (the
-    text's colour) at zero."""
+    """The one colour rule of scores and totals (static/table.css): `pos` (the winners' green)
+    above zero, `neg` (the losers' red) below, `zero` (the text's colour) at zero."""
     return "pos" if total > 0 else "neg" if total < 0 else "zero"
 
 

@@ -1,10 +1,5 @@
-"""Translated text that stays text: a name typed by the family is never markup.
-
-Flask-Babel's lazy strings tell Jinja and WTForms that they are safe HTML (`__html__` returns
-them as they are), so a lazy label built with a player's name (`%(player)s: tiles left`)
-wrote the name into the page as markup. Every lazy string of the app is made here instead: as
-text, escaped wherever HTML is written, whatever its parameters hold.
-"""
+"""Translated text that stays text: the app's lazy strings, escaped wherever HTML is written,
+so a name typed by the family is never markup."""
 
 from __future__ import annotations
 

@@ -1,12 +1,5 @@
-"""The table checker at /tools/check: is this set valid, does this initial meld make the
-minimum, may this joker be taken from the table (docs/RULES.md 2-4).
-
-Three plain forms POST here and the server answers with the rules tools of services/tools.py,
-the same functions as the JSON API; with JavaScript, static/checker.js posts the same forms in
-the background and puts this page's answer in place, without a reload. `?session=<id>`
-checks against that session's rules; without one, the Standard rules with the few settings
-that change a verdict, chosen in a GET form.
-"""
+"""The table checker at /tools/check: is this set valid, does this meld make the minimum, may
+this joker be taken (docs/RULES.md 2-4), by the rules tools of services/tools.py."""
 
 from __future__ import annotations
 

@@ -32,10 +32,8 @@ TOO_LATE = {
 def remember_undo(
     kind: str, stamp: stamps.Stamp, number: int, body: dict[str, Any] | None = None
 ) -> None:
-    """Offer to take back this phone's last add, edit or delete of a round (`body`: the
-    round's inputs before an edit or a delete), while the session stays as this change left
-    it (`stamp`, the session's as the change left it: the version, and the generation a
-    restore moves on)."""
+    """Offer to take back this phone's last add, edit or delete of a round (`body`: its inputs
+    before), while the session stays as this change left it (`stamp`)."""
     if body is not None and len(json.dumps(body)) > MAX_UNDO_BODY:
         forget_undo()
         return

@@ -1,9 +1,5 @@
 """What the forms share: the digits a number may have, whole-number fields, the fields of the
-settings (from their declaration), problems put back beside their fields, the POST button.
-
-Forms only turn what was typed into the bodies the services take (the API's shapes) and put
-the services' problems back next to the fields they concern; the rules decide everything else.
-"""
+settings (from their declaration), problems put back beside their fields, the POST button."""
 
 from __future__ import annotations
 
@@ -49,9 +45,7 @@ ENDING_CHOICES = ("went_out", "pool_empty", "scores")
 
 @lru_cache(maxsize=32)
 def _wtforms_words(locale: str) -> Translations:
-    """WTForms' own messages in a language ("This field is required."), read once a process:
-    Flask-WTF reads its catalogue again for every request that builds a form, a third of
-    building the round form."""
+    """WTForms' own messages in a language ("This field is required."), read once a process."""
     words = Translations.load(messages_path(), [locale], domain="wtforms")
     return words if isinstance(words, Translations) else Translations()  # none: the English
 
@@ -71,9 +65,8 @@ def add_error(field: Field, message: str) -> None:
 
 
 class WholeNumberField(IntegerField):
-    """A whole number typed in ASCII digits (a sign only when `low` is below 0), of no more
-    digits than its bounds are written in, from `low` to `high`; anything else (`²`, `١٢`,
-    `1_0`, 4,400 digits) is said by `message`, once."""
+    """A whole number from `low` to `high` in ASCII digits, no more digits than its bounds have (a
+    sign only when `low` is below 0); anything else is said by `message`, once."""
 
     def __init__(self, label: Any, low: int, high: int, message: Any, **kwargs: Any) -> None:
         kwargs["render_kw"] = {"min": low, "max": high, **kwargs.get("render_kw", {})}
@@ -95,9 +88,8 @@ class WholeNumberField(IntegerField):
 
 
 def setting_field(setting: Setting, required: Any = None) -> Any:
-    """A setting's form field, from its declaration (rules/settings.py): a box for on/off,
-    a list for choices, a whole number within the bounds otherwise (a blank is off when the
-    setting may be off); the label and the hint (`description`) translated when shown."""
+    """A setting's form field, from its declaration (rules/settings.py): a box for on/off, a list
+    for choices, else a whole number within its bounds (a blank is off when it may be off)."""
     label = _l(setting.label)
     hint = _l(setting.hint) if setting.hint else ""
     if setting.kind is bool:

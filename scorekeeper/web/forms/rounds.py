@@ -127,9 +127,8 @@ class RoundForm(PageForm):
     def show_problems(
         self, problems: Iterable[Problem], body: Mapping[str, Any], played_with: str = "tiles"
     ) -> list[str]:
-        """Put each problem next to its field, or its group (the racks, the scores), a typo's
-        question with the confirmation; return the ones that belong to none, for the top of
-        the page (`played_with`: the session's notation, in which the racks were typed)."""
+        """Put each problem next to its field or group (the racks, the scores), a typo's question
+        with the confirmation; return the ones that belong to none, for the top of the page."""
         general = []
         ending = body.get("ending")
         racks = body.get("racks") or {}
@@ -231,9 +230,8 @@ def _seat_field(label: Any) -> StringField:
 
 @lru_cache(maxsize=256)
 def _seated(players: tuple[str, ...]) -> type[RoundForm]:
-    """The form class of these seats, made once a process: WTForms sorts and binds a class's
-    fields at its first form, which cost more than the rest of building one (its labels are
-    lazy, so one class serves every language)."""
+    """The form class of these seats, made once a process (its labels are lazy, so one class
+    serves every language)."""
 
     class SeatedRoundForm(RoundForm):
         pass

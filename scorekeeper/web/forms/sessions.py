@@ -127,11 +127,8 @@ class NewSessionForm(PageForm):
         return {s.name for s in declared(self.declaration)}
 
     def show_problems(self, problems: Iterable[Problem]) -> list[str]:
-        """Put each problem next to its field; return the ones that belong to no field.
-
-        Problems about the seating as a whole (too many players for one tile set) go to
-        `seating_errors`, shown above the names.
-        """
+        """Put each problem next to its field (the seating's as a whole in `seating_errors`, above
+        the names); return the ones that belong to no field."""
         filled = [f for f in self.player_fields if f.data]
         general = []
         for problem in problems:
