@@ -17,9 +17,8 @@ from scorekeeper.files import create_private_sqlite
 
 
 class CompiledTemplates(BytecodeCache):
-    """Each template compiled once a process, for every app made in it (a test's, or a second
-    app of a server): they all have create_app's Jinja options. Jinja compiles a template again
-    when its source changed (the bucket's checksum)."""
+    """Each template compiled once a process, for every app made in it (they share create_app's
+    Jinja options), and again when its source changes."""
 
     def __init__(self) -> None:
         self.compiled: dict[str, bytes] = {}

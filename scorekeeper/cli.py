@@ -56,9 +56,8 @@ def register_commands(app: Flask) -> None:
         help="Take the household passphrase the backup holds (the current one is kept without).",
     )
     def restore_command(path: Path, yes: bool, backup_passphrase: bool) -> None:
-        """Replace the database with the backup at PATH (SQLite file, or pg_dump's file), all
-        or nothing; the app answers 503 while it runs. The current household passphrase is
-        kept unless --backup-passphrase; every phone signs in again."""
+        """Replace the database with the backup at PATH (SQLite file or pg_dump's), all or
+        nothing; the app answers 503 meanwhile, and every phone signs in again."""
         target = backup.sqlite_path()
         where = target or "the PostgreSQL database"
         if not yes:
@@ -163,10 +162,8 @@ def _run_postgres_tool(command: str) -> None:
 def _restore_postgres(
     path: Path, closed: backup.RestoreFlag, before: backup.Access | None, take_backup: bool
 ) -> backup.Restored:
-    """pg_restore in one transaction, then the migrations and the new generation. A newer
-    version's dump is refused first; a failure of pg_restore changes nothing; one after it
-    leaves the backup's data in place without its new generation, so the app stays closed
-    (the flag is kept) until the restore is run again."""
+    """pg_restore in one transaction, then the migrations and the new generation; a newer
+    version's dump is refused first."""
     _, restore = backup.postgres_commands(str(path))
     _refuse_a_newer_backup(path)
     closed.hold()  # from here the data may be the backup's: closed even if this process dies

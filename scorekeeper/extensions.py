@@ -52,10 +52,8 @@ READ_OPTION = "scorekeeper_read_at_once"
 
 
 def read_at_once(statement: Any, params: dict[str, Any] | None = None) -> Any:
-    """The first row of one small read on a pooled connection of its own, outside any
-    transaction: no BEGIN and no ROLLBACK, so a poll that finds nothing new costs one statement
-    (and the pool's pre-ping). It sees the last commit of any process, as a new transaction
-    would. PostgreSQL reads in autocommit; SQLite's driver does already (see _begin_sqlite)."""
+    """The first row of one small read on a pooled connection of its own, outside any transaction
+    (no BEGIN, no ROLLBACK); it sees the last commit of any process."""
     options: dict[str, Any] = {READ_OPTION: True}
     if db.engine.dialect.name != "sqlite":
         options["isolation_level"] = "AUTOCOMMIT"

@@ -12,13 +12,8 @@ PRIVATE = 0o600
 
 
 def open_private(path: Path, truncate: bool = False) -> int:
-    """Open `path` for writing, creating it 0600 if missing; a file passed in to be written
-    over is made 0600 too, before any data is written to it. Returns the descriptor.
-
-    os.open's mode is filtered by the umask (a umask of 077 or 022 leaves 0600, but 0o277
-    would not), so the mode is also set with fchmod on the open file: exact, whatever the
-    umask, and before the first byte.
-    """
+    """Open `path` for writing, 0600 whatever the umask (created so, or made so before any data
+    when it is written over); returns the descriptor."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if truncate else 0)
     fd = os.open(path, flags, PRIVATE)
     try:
@@ -30,15 +25,8 @@ def open_private(path: Path, truncate: bool = False) -> int:
 
 
 def create_private_sqlite(url: str, instance_path: str) -> None:
-    """Create the SQLite file of `url` empty and 0600 before SQLite first opens it.
-
-    SQLite creates a missing database file with 0644 less the umask; the -wal, -shm (and
-    -journal) files next to it it creates later with the database file's own mode (its unix
-    VFS copies the mode, whatever the umask). So one empty 0600 file made before the first
-    connection makes every file of the database private: simpler than a connect hook, which
-    runs only after SQLite made the file, and than changing the process-wide umask, which
-    other threads would see. An existing file is left as it is (mode and content).
-    """
+    """Create the SQLite file of `url` empty and 0600 before SQLite first opens it, so its -wal and
+    -shm files are 0600 too; an existing file is left as it is."""
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.query.get("uri"):
         return

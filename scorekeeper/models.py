@@ -102,10 +102,8 @@ class Seat(Model):
     position: so.Mapped[int]
     # The name shown in this session; a rename re-links the seat to the player of that name.
     name: so.Mapped[str] = so.mapped_column(sa.String(40))
-    # The seat's line of the table in brief, kept by every write (services.writes.touch) so
-    # that the players' statistics read no round: its total as the table stands (after any
-    # dropped round), whether it won the complete session (a shared win too), the rounds it
-    # won, and the sum, best and worst of its round scores (None before its first round).
+    # The seat's line (docs/DESIGN.md, "seat line"), kept by writes.touch: its total after any
+    # dropped round, a (shared) win of the complete session, rounds won, sum, best, worst score.
     total: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
     won: so.Mapped[bool] = so.mapped_column(default=False, server_default="0")
     rounds_won: so.Mapped[int] = so.mapped_column(default=0, server_default="0")
@@ -172,14 +170,8 @@ HOUSEHOLD_ID = 1
 
 
 class Household(Model):
-    """The household's one row: its passphrase, hashed, when it was set in the app.
-
-    `cookie_epoch` is part of every "remember this phone" cookie's signature: bumping it (a new
-    passphrase, "sign out every phone") makes every cookie signed before worthless.
-    `generation` is drawn afresh by every restore and import of the database: it is part of
-    every session's ETag and of every cookie's signature, so nothing a phone kept from before a
-    restore (a table, a sign-in) is taken for what the restored database holds.
-    """
+    """The household's one row: the passphrase hash set in the app, the sign-out epoch
+    (`cookie_epoch`) and the restore `generation` (docs/DESIGN.md, "Words used in the code")."""
 
     __tablename__ = "household"
     __table_args__ = (sa.CheckConstraint("id = 1", name="one_household"),)
@@ -205,9 +197,8 @@ sa.event.listen(
 
 
 class SignedOutCookie(Model):
-    """A "remember this phone" cookie signed out on its phone, by the random id every cookie
-    carries: refused from then on, copies of it too, until `expires_at`, when the cookie would
-    have expired anyway (services/access.py); rows past it are deleted by the next sign-out."""
+    """A "remember this phone" cookie signed out, by its random id: refused, copies too, until
+    `expires_at`; rows past it are deleted by the next sign-out."""
 
     __tablename__ = "signed_out_cookies"
 

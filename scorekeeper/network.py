@@ -45,10 +45,8 @@ def lan_addresses() -> list[str]:
 
 
 def allowed_hosts(extra: object = None) -> list[str]:
-    """The names and addresses this server answers to (Flask's TRUSTED_HOSTS): the loopback
-    ones, this machine's home-network addresses, its host name (and `<name>.local`, as mDNS
-    names it), and `extra`: SCOREKEEPER_HOSTS, names separated by commas (a leading dot allows
-    every subdomain: `.scores.example`). A Host naming anything else is refused."""
+    """The names and addresses this server answers to (Flask's TRUSTED_HOSTS): loopback, this
+    machine's home-network addresses and host names, and `extra` (SCOREKEEPER_HOSTS)."""
     hosts = [*LOOPBACK_HOSTS, *lan_addresses()]
     with contextlib.suppress(OSError, UnicodeError):
         name = socket.gethostname().strip().lower().rstrip(".")

@@ -10,23 +10,16 @@ from scorekeeper.network import lan_addresses, terminal_qr
 __all__ = ["lan_addresses", "main"]
 
 
-# waitress reads every request (headers and body) on its one event-loop thread and hands it to
-# a worker thread only once complete, so a slow client holds a connection, never a thread. What
-# a trickle of slow connections can exhaust is the number of open connections: at waitress's
-# default limit (100) 45 trickling clients plus the family's phones' idle keep-alive
-# connections (a browser keeps up to 6 per server) stop it accepting anyone. Hence:
+# Slow clients hold waitress's connections, never its threads: these limits keep them from
+# exhausting the connections (docs/OPERATIONS.md, "Slow clients").
 LIMITS = {
     "threads": 8,  # requests served at once (pages take milliseconds)
-    # Open connections before waitress stops accepting new ones: well above what slow clients
-    # on a home network reach, and within the 1024 file descriptors a process may open by
-    # default (`ulimit -n`; systemd's default too). poll() instead of select(), whose file
-    # descriptors end at 1024.
+    # Open connections before waitress stops accepting (its default: 100), within the 1024 file
+    # descriptors a process may open by default; poll(), as select() stops at 1024.
     "connection_limit": 500,
     "asyncore_use_poll": True,
-    # A connection that sends and receives nothing for 5 s is closed (checked every second):
-    # at the limit, new connections wait at most about 6 s for idle ones to go (at 30 s, 500
-    # idle sockets silenced the server for 30 s). A phone at the table asks every 1.25 s, so
-    # its keep-alive connection stays; a phone put away opens a new one when it next asks.
+    # A connection silent for 5 s is closed (checked every second); a phone at the table asks
+    # every 1.25 s, so it keeps its connection.
     "channel_timeout": 5,
     "cleanup_interval": 1,
     # What waitress buffers for one request before the app sees it (the app itself refuses

@@ -8,22 +8,16 @@ from typing import Any
 
 
 class Word(str):
-    """A param that is an English word or phrase a person reads (a setting's label, say).
-
-    It renders as itself, so English messages are unchanged; the web layer translates it as a
-    msgid of its own (marked with `N_` where it is declared, so it is extracted).
-    """
+    """A param that is an English word or phrase a person reads (a setting's label, say),
+    translated by the web layer as a msgid of its own."""
 
     __slots__ = ()
 
 
 @dataclass(frozen=True)
 class TileName:
-    """A tile in plain words: `red 7`, `spades Q`, `joker`, kept apart so it can be translated.
-
-    `colour` is the colour or suit word (or "joker"), `number` the number or card face ("" for
-    a joker); `str()` gives the English the messages have always shown.
-    """
+    """A tile in plain words (`red 7`, `spades Q`, `joker`), kept apart so it can be translated;
+    `str()` gives the English."""
 
     colour: str
     number: str = ""
@@ -58,13 +52,8 @@ def name_list(items: Sequence[Any], conjunction: str = "and") -> NameList:
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with what was entered; `field` names the player or setting concerned.
-
-    `template` is the untranslated message with %(name)s placeholders, so a web layer can
-    translate it; `message` is the English text. A param a person reads as words is a `Word`,
-    a `TileName`, a `NameList` or another `Problem` (a reason inside a reason), never a
-    ready-made English fragment, so the web layer can translate it too.
-    """
+    """One thing wrong with what was entered: a stable `code`, an English `template` and its
+    named `params` (`message`: the English text), and the player or setting concerned (`field`)."""
 
     code: str
     template: str

@@ -1,11 +1,5 @@
-"""Whole numbers typed as text (forms, racks written as text, query strings): ASCII digits
-only, with a sign where one is allowed, and at most a few of them.
-
-Python's int() reads far more than a person types: Arabic-Indic or full-width digits
-(`int("١٢") == 12`), underscores (`1_0`), spaces; and str.isdigit() is true of `²`, which
-int() refuses. A text of more than 4,300 digits makes int() raise. Every number read from
-text goes through `whole_number`, with a number of digits derived from what it may hold.
-"""
+"""Whole numbers typed as text (forms, racks, query strings): ASCII digits, a sign where one
+is allowed, and at most a few digits."""
 
 from __future__ import annotations
 

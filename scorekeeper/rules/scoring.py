@@ -1,8 +1,4 @@
-"""Scoring a round (docs/RULES.md 6): someone went out, the pool ran out, or scores as on paper.
-
-Every check that can fail is collected first, so a form can show each problem next to the
-player it concerns; typo flags are separate, since a confirmation accepts them.
-"""
+"""Scoring a round (docs/RULES.md 6): someone went out, the pool ran out, or scores as on paper."""
 
 from __future__ import annotations
 

@@ -244,11 +244,8 @@ FREED_JOKER_REMINDER = "Play the freed joker this turn: it may never end on a ra
 
 @dataclass(frozen=True)
 class SwapCheck:
-    """May this rack tile take the place of a joker in this set on the table, and why not.
-
-    `stands_for` lists every tile the set's jokers stand for in some reading (any of which may
-    replace one), even when the swap is refused for another reason.
-    """
+    """May this rack tile take the place of a joker in this set on the table, and why not;
+    `stands_for`: every tile the jokers stand for in some reading."""
 
     allowed: bool
     reason: Problem | None

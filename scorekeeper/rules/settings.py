@@ -1,12 +1,5 @@
-"""Every setting of docs/RULES.md §7, declared once, in one frozen value validated once, with
-the presets.
-
-Each field of `Settings` is the whole declaration of one setting: its key (the field's name),
-its kind and default, its bounds or choices, its label (an English msgid, marked with `N_` so
-that it is extracted; the web layer translates it), the words of the API document, and where
-the new-session page shows it. Everything else is derived from `declared(Settings)`: the
-validation here, the API's JSON schema and type check, the HTML forms' fields and the labels.
-"""
+"""Every setting of docs/RULES.md §7, declared once as a field of the frozen `Settings`, and
+the presets."""
 
 from __future__ import annotations
 

@@ -10,7 +10,8 @@ DROP_FROM_ROUNDS = 2
 
 @dataclass(frozen=True)
 class Standings:
-    """Where everyone stands after the rounds played so far."""
+    """Where everyone stands after the rounds played so far; `running` holds each round's sums so
+    far, `counted` the same without the dropped rounds (its last row is the totals)."""
 
     players: tuple[str, ...]
     totals: dict[str, int]
@@ -67,12 +68,8 @@ def standings(
     rounds_planned: int,
     drop_worst_round: bool = False,
 ) -> Standings:
-    """Totals over the rounds in order (round N is rounds[N-1]); negatives carry over.
-
-    With drop-worst on and at least two rounds played, each player's lowest round (the
-    earliest of equal lows) leaves their total. `running` is every round's sum so far;
-    `counted` the same without the dropped rounds, so its last row is the totals.
-    """
+    """Totals over the rounds in order (round N is rounds[N-1]); negatives carry over. With
+    drop-worst, from two rounds, each player's lowest (the earliest of equal lows) is left out."""
     running: list[dict[str, int]] = []
     sums = dict.fromkeys(players, 0)
     for scores in rounds:

@@ -157,12 +157,8 @@ def _read(text: str, played_with: str) -> Tile | None:
 
 
 def parse_tiles(entry: str | Sequence[str], played_with: str = "tiles") -> list[Tile]:
-    """Read a rack or a set in the session's notation from text (`r7 k13 j`, `red 7,
-    black13`) or a list of tokens.
-
-    A colour word standing alone joins the number after it, so `red 7` is one tile (and
-    `hearts 7` one card: named as a card in a game of tiles).
-    """
+    """Read a rack or a set in the session's notation from text (`r7 k13 j`, `red 7, black13`) or
+    a list of tokens; a colour word standing alone joins the number after it."""
     if isinstance(entry, str):
         chunks = [c for c in _SEPARATORS.split(entry.strip()) if c]
     else:

@@ -19,10 +19,8 @@ class StartDraw:
 
 
 def who_starts(drawn: Mapping[str, int]) -> StartDraw:
-    """The player who drew the highest number starts; a tie for the highest draws again.
-
-    `drawn` holds each drawing player's number (1-13), in seating order.
-    """
+    """Who starts: the highest number drawn (1-13 each, `drawn` in seating order); a tie for the
+    highest draws again."""
     problems = [
         Problem("bad_draw", "%(player)s: a drawn tile is numbered 1 to 13.", {"player": p}, p)
         for p, number in drawn.items()

@@ -1,11 +1,4 @@
-"""The household passphrase: hashing, checking, the limit on wrong guesses, cookie tokens.
-
-The passphrase comes from the server's configuration (SCOREKEEPER_PASSPHRASE, hashed once at
-start) or from the household row set in the app; the configuration wins. The row is read once
-per request (a RequestAccess, kept by the web layer), never across requests, so a change made
-through one server process is seen at once by every other. Wrong guesses are counted in the
-database for the same reason.
-"""
+"""The household passphrase: hashing, checking, the limit on wrong guesses, cookie tokens."""
 
 from __future__ import annotations
 
@@ -51,11 +44,8 @@ NOT_READY = Problem(
 
 
 class AccessError(Exception):
-    """A passphrase refused: `code` as the API names it, the message in the family's words.
-
-    It carries a `problem` (an English template with params, extracted as a msgid through
-    `Problem:2`), so the web layer can show it translated; `message` is the English text.
-    """
+    """A passphrase refused: `code` as the API names it, a `problem` for the web layer to
+    translate, and `message`, the English text."""
 
     code = "access_denied"
 
@@ -270,24 +260,15 @@ def _wait(settings: AccessSettings, failures: list[datetime]) -> int | None:
 
 
 def _serialise_guesses() -> None:
-    """Inside a write transaction, wait for every other one that counts or forgets guesses.
-
-    SQLite: the transaction began IMMEDIATE (begin_write), which already serialises it with
-    every other writer. PostgreSQL: the table of guesses is locked against other writers until
-    this transaction ends (plain reads go on), in every server process alike.
-    """
+    """Inside a write transaction, wait for every other one that counts or forgets guesses
+    (SQLite: begin_write's IMMEDIATE does; PostgreSQL: the table of guesses is locked)."""
     if db.engine.dialect.name == "postgresql":
         db.session.execute(sa.text("LOCK TABLE failed_sign_ins IN SHARE ROW EXCLUSIVE MODE"))
 
 
 def _take_a_guess(settings: AccessSettings, address: str) -> None:
-    """Count a guess before it is weighed, or refuse it: atomic, in one transaction.
-
-    Under the lock, count this address's guesses in the window; at the limit raise
-    TooManyAttempts, else record this one (it is forgotten again if it proves right) and
-    forget every guess older than the window (any address). So however many guesses arrive at
-    once, through however many threads and processes, at most the limit are weighed.
-    """
+    """Count a guess before it is weighed, or refuse it at the limit, and forget the guesses older
+    than the window: one transaction, under _serialise_guesses."""
     begin_write()
     try:
         _serialise_guesses()
@@ -337,13 +318,8 @@ def _matches(settings: AccessSettings, passphrase_hash: str, text: str) -> bool:
 
 
 def check_passphrase(here: RequestAccess, address: str, guess: str | None) -> None:
-    """Let the right passphrase through and count a wrong one against the client's address.
-
-    While the address is over the limit, TooManyAttempts is raised even for the right one;
-    a wrong guess raises WrongPassphrase. With no passphrase set there is nothing to check.
-    A guess is counted before it is weighed (_take_a_guess), so a burst of guesses sent at
-    once weighs no more than the limit; a right one already seen needs neither.
-    """
+    """Let the right passphrase through and count a wrong one against the client's address:
+    WrongPassphrase, or TooManyAttempts (even for the right one) while over the limit."""
     state, settings = access_state(here), here.settings
     if state.passphrase_hash is None:
         return
@@ -387,10 +363,8 @@ def _max_age(settings: AccessSettings, remember: bool) -> int:
 
 
 def read_cookie(here: RequestAccess, token: str | None) -> CookieClaims | None:
-    """What a cookie says, if it was signed for the passphrase in force, is younger than its
-    kind's limit (a year remembered, ACCESS_COOKIE_UNREMEMBERED_MAX_AGE not), and was not
-    signed out. The last costs one read by primary key, made only for a well-signed cookie
-    while a passphrase is set, outside any transaction as a poll's read is."""
+    """What a cookie says, if it was signed for the passphrase in force, is younger than its kind's
+    limit and was not signed out; else None."""
     state, settings = access_state(here), here.settings
     if not token or not state.locked:
         return None

@@ -1,10 +1,5 @@
-"""Backups: a consistent copy of the SQLite file, and a JSON export that imports back exactly.
-
-A restore is all or nothing, and the app is closed while it runs: the command writes a flag
-file (restore_flag) before it touches anything and removes it once the restored database,
-with its new generation, is in place; every server process looks for the flag before each
-request (web/access.py) and answers 503 while it is there.
-"""
+"""Backups: a consistent copy of the SQLite file, a JSON export that imports back exactly, and
+the restore, all or nothing, with the app closed while it runs."""
 
 from __future__ import annotations
 
@@ -110,10 +105,8 @@ def import_everything(document: Any) -> dict[str, int]:
 
 
 def new_generation() -> None:
-    """After a restore or an import: draw the household's generation afresh and move the
-    sign-out epoch on. Every ETag and every "remember this phone" cookie carries the
-    generation, so no phone keeps showing a table from before, and every phone gives the
-    passphrase again (the restored database may hold an older epoch that let phones in)."""
+    """After a restore or an import: draw the household's generation afresh and move the sign-out
+    epoch on, so every phone reloads its table and signs in again."""
     row = db.session.get(Household, HOUSEHOLD_ID)
     if row is None:
         row = Household(id=HOUSEHOLD_ID, passphrase_hash=None, cookie_epoch=0)
@@ -157,9 +150,8 @@ def current_access() -> Access | None:
 
 
 def _new_household(connection: sa.Connection, before: Access | None, take_backup: bool) -> Restored:
-    """In the restored database (in the caller's transaction): a new generation, an epoch past
-    both the backup's and the one before, and the passphrase from before the restore unless
-    `take_backup` (then the backup's). The row is made if the backup has none."""
+    """In the restored database: a new generation, an epoch past both the backup's and the one
+    before, and the passphrase from before unless `take_backup`; the row made if missing."""
     table = sa.Table(Household.__tablename__, db.metadata)  # the mapped table, as a Table
     row = connection.execute(
         sa.select(table.c.passphrase_hash, table.c.cookie_epoch).where(table.c.id == HOUSEHOLD_ID)
@@ -199,10 +191,8 @@ def restored(before: Access | None, take_backup: bool) -> Restored:
 
 
 def restore_flag(database_url: str, instance_path: str) -> Path:
-    """Where a restore of this database puts its flag: next to the SQLite file
-    (`scores.sqlite.restoring`), or for another database in the instance folder, named after
-    it (`restoring-<host>-<port>-<database>`). Every server of the database finds it there,
-    and so does the command, run from the same folder."""
+    """Where a restore of this database puts its flag: next to the SQLite file (`.restoring`
+    added to its name), else in the instance folder (`restoring-<host>-<port>-<database>`)."""
     url = sa.make_url(database_url)
     name = url.database or ""
     if url.get_backend_name() == "sqlite" and name not in ("", ":memory:"):
@@ -226,12 +216,8 @@ def _alive(pid: int) -> bool:
 
 
 def restore_running(flag: Path) -> bool:
-    """Whether a restore is under way: the flag is there and its command still runs, or the
-    command was stopped after it began to replace a PostgreSQL database ("hold": the data
-    may be the backup's without its new generation, so the app stays closed until a restore
-    is run again or the file is removed). A flag its command left behind otherwise (killed
-    before it changed anything, or on SQLite, whose replacement is one step) is ignored. An
-    unreadable flag closes the app."""
+    """Whether a restore is under way: the flag is there and its command still runs, or the flag
+    says `hold`, or it cannot be read."""
     try:
         words = flag.read_text(encoding="ascii", errors="replace").split()
     except FileNotFoundError:
@@ -344,14 +330,8 @@ def restore_sqlite(
     before: Access | None,
     take_backup: bool,
 ) -> Restored:
-    """Put a backup file in place of the live database, all or nothing.
-
-    The backup is copied to a draft file next to the live one; the migrations (`migrate`, on
-    a connection to the draft) and the new generation, epoch and passphrase
-    (_new_household) are done in the draft; then the draft replaces the live database in one
-    step of SQLite's online backup API. Every reader sees the old database or the restored
-    one, never a half or the backup's old epoch; if anything fails, the live file is
-    untouched. The draft is removed in every case."""
+    """Put a backup file in place of the live database, all or nothing: migrated and given its
+    household in a draft file, which then replaces the live database in one step."""
     try:
         with closing(sqlite3.connect(backup)) as check:
             (verdict,) = check.execute("PRAGMA integrity_check").fetchone()

@@ -1,6 +1,5 @@
-"""The API's request bodies, declared once as pydantic models with strict JSON types: the
-services read every body through `read`, and the OpenAPI document takes its request schemas
-from `body_schemas` (docs/DESIGN.md 3)."""
+"""The API's request bodies, declared once as pydantic models with strict JSON types, and `read`
+(docs/DESIGN.md 3)."""
 
 from __future__ import annotations
 
@@ -265,9 +264,8 @@ WRONG = {
 
 
 def read(model: type[Model], body: object) -> Model:
-    """The body as `model` declares it, or a bad request: one problem per field wrong, as
-    docs/API.md's Errors says. Where a value fits none of a union's types, the problem told
-    is that of its most telling error: the deepest (in a list), else a size, not a type."""
+    """The body as `model` declares it, or a bad request: one problem per field wrong, the most
+    telling of a union's errors (the deepest, else a size rather than a type)."""
     try:
         return model.model_validate(body)
     except ValidationError as error:

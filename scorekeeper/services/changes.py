@@ -1,7 +1,5 @@
-"""What a write did to a session, for the live notice of the other phones and the API: a stable
-code and its params ({"code": "round_added", "round": 3}), stored as such in `sessions.change`
-and worded only when shown, in the asking phone's language (web/messages.py, `change_text`).
-"""
+"""What a write did to a session: a stable code and its params, stored in `sessions.change`
+and worded only when shown (web/messages.py, `change_text`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""CSV export (docs/DESIGN.md 4): one session's table, and every round ever played for the history.
-
-The files are built here, whole or streamed; the view only sends them (like CTFd's export).
-"""
+"""CSV export (docs/DESIGN.md 4): one session's table, and every round ever played (history)."""
 
 from __future__ import annotations
 
@@ -123,11 +120,8 @@ def slug(text: str, ascii_only: bool = True) -> str:
 def session_csv_filename(
     view: SessionView, ascii_only: bool = True, title: Title = english_title
 ) -> str:
-    """`scorekeeper-2026-11-30-sunday.csv`: the date and the session name (by `title`: the
-    day for a session made without a name), safe in a header.
-
-    ascii_only=False keeps the name's own letters (`...-łódź.csv`) for `filename*=UTF-8''`.
-    """
+    """`scorekeeper-2026-11-30-sunday.csv`: the date and the session's `title`, safe in a header;
+    ascii_only=False keeps the name's own letters (`...-łódź.csv`) for `filename*=UTF-8''`."""
     name = title(view.name, view.played_on)
     parts = ["scorekeeper", view.played_on.isoformat(), slug(name, ascii_only)]
     return "-".join(p for p in parts if p) + ".csv"
@@ -163,13 +157,8 @@ def history_csv_rows(
     endings: Mapping[str, str] | None = None,
     title: Title = english_title,
 ) -> Iterator[str]:
-    """The history file line by line (BOM first): one row per player per round, all sessions;
-    each round's ending as its code (went_out), or in the words `endings` gives for it; each
-    session named by `title` (its day for one made without a name).
-
-    One query read in chunks of HISTORY_CHUNK rows (a server-side cursor on PostgreSQL), so
-    a long history streams without being held in memory.
-    """
+    """The history file line by line (BOM first): one row per player per round of every session,
+    each ending as its code or in the words of `endings`, each session named by `title`."""
     result = db.session.execute(_history_query().execution_options(yield_per=HISTORY_CHUNK))
     try:
         lines = _csv_lines(_history_rows(result, header, endings or {}, title))

@@ -1,11 +1,5 @@
-"""What a JSON export must hold before any of it is imported (services.backup).
-
-Every row has the shape of its table; every reference points at a row of the export; each
-session's settings and players pass the rules (Settings, check_players); every round is
-scored again by the rules (score_round) and must give what is stored. Each problem names its
-record ("Session 3, round 2: ..."), and all of them are reported at once, before anything is
-written.
-"""
+"""What a JSON export must hold before any of it is imported (services.backup): every problem,
+each named by its record ("Session 3, round 2: ...")."""
 
 from __future__ import annotations
 
@@ -35,10 +29,8 @@ from scorekeeper.services.bodies import MAX_ROUNDS
 Rows = dict[str, list[dict[str, Any]]]
 # The largest number PostgreSQL's integer holds (SQLite would take more, and lose it later).
 LARGEST_INTEGER = 2**31 - 1
-# The passphrase hashes werkzeug's generate_password_hash writes (services.access._hash):
-# "scrypt:N:r:p$salt$hex" and "pbkdf2:name:iterations$salt$hex". The bounds keep one check
-# of a guess affordable (scrypt needs 128 * N * r bytes; werkzeug's defaults are
-# scrypt:32768:8:1, 32 MiB, and pbkdf2:sha256:1000000).
+# The passphrase hashes werkzeug writes (services.access._hash), "scrypt:N:r:p$salt$hex" and
+# "pbkdf2:name:iterations$salt$hex", with bounds that keep one check of a guess affordable.
 _SCRYPT = re.compile(r"scrypt:(?P<n>[0-9]{1,8}):(?P<r>[0-9]{1,2}):(?P<p>[0-9]{1,2})")
 _PBKDF2 = re.compile(r"pbkdf2:(?P<name>[a-z0-9_]{1,16}):(?P<iterations>[0-9]{1,8})")
 _SALT = re.compile(r"[A-Za-z0-9]{1,64}")

@@ -128,9 +128,8 @@ def list_sessions(limit: int | None = None, offset: int = 0) -> list[SessionSumm
 
 
 def _in_home_order(upto: int) -> sa.Subquery:
-    """The first `upto` sessions in progress and the first `upto` finished, newest first,
-    with `part` 0 or 1: each part is read along an index (ix_sessions_in_progress for the few
-    in progress, the primary key backwards for the finished), never sorting the history."""
+    """The first `upto` sessions in progress and the first `upto` finished, newest first, with
+    `part` 0 or 1."""
     parts = []
     for part, condition in enumerate(
         (GameSession.finished_at.is_(None), GameSession.finished_at.is_not(None))

@@ -131,9 +131,8 @@ SAME_ROUND = ("rack_value", "tiles", "tile_count", "score")
 
 
 def _same_round(gs: GameSession, rnd: Round | StoredRound, request: RoundRequest) -> bool:
-    """Whether a request describes the stored round `rnd`: what it would write (scored as a
-    save would, its flags taken as confirmed) is what the round holds. A request that no
-    longer scores (a player renamed since) is not that round."""
+    """Whether a request describes the stored round `rnd`: it would write what the round holds
+    (flags taken as confirmed); one that no longer scores (a player renamed) is not."""
     try:
         scored = _score(gs, RoundRequest(request.entry, True, None, None))
     except RulesError:
@@ -167,10 +166,8 @@ def _tiles_text(scored: ScoredRound, player: str, played_with: str) -> str | Non
 
 
 class Written(NamedTuple):
-    """A round as a write left it, with its session and the session's stamp as the same write
-    left them: what answers a round saved in place is drawn from these, not read again after
-    the commit. `created`: False when an idempotency key named a round stored before;
-    `before`: an edited round's inputs before the edit (round_body), for its Undo."""
+    """A round, its session and the session's stamp as one write left them; `created` is False
+    for a key used before, `before` an edited round's inputs before the edit (for its Undo)."""
 
     round: RoundView
     session: SessionView
@@ -180,11 +177,7 @@ class Written(NamedTuple):
 
 
 def add_round(session_id: int, body: object) -> Written:
-    """Record a new round; a repeated idempotency key returns the first round (created False).
-
-    Writes to one session are serialised (services.writes.writing), so two phones saving at
-    once get consecutive numbers, or, when both name the same round, one of them is told.
-    """
+    """Record a new round; a repeated idempotency key returns the first round (created False)."""
     asked = read(RoundInput, body)
     with writing_rounds(session_id) as locked:
         gs, stored = locked.session, locked.rounds
@@ -313,11 +306,8 @@ def get_round(session_id: int, number: int) -> RoundView:
 
 
 def replace_round(session_id: int, number: int, body: object) -> Written:
-    """Edit a round: its scores are derived again from the new inputs.
-
-    A body that carries the `version` of the round it was edited from applies to that round
-    only: when it has changed, moved to another number or gone, stale_round (nothing changes).
-    """
+    """Edit a round, its scores derived again; with the `version` it was edited from, only that
+    round (else stale_round)."""
     asked = read(RoundInput, body)
     with writing_rounds(session_id, round_change("round_changed", number)) as locked:
         gs = locked.session
@@ -392,9 +382,8 @@ def _rewrite(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
 
 
 class Deleted(NamedTuple):
-    """A round's body as a delete removed it (so it can be restored), and the session and its
-    stamp as the same write left them (for its answer and its Undo: never that of a write
-    another phone made just after)."""
+    """A round's body as a delete removed it (to restore it), and the session and its stamp as the
+    same write left them."""
 
     body: dict[str, Any]
     stamp: Stamp
@@ -402,9 +391,8 @@ class Deleted(NamedTuple):
 
 
 def delete_round(session_id: int, number: int, version: int | None = None) -> Deleted:
-    """Remove a round; later rounds move up one. Returns its body (so it can be restored), and
-    the session and stamp as this write leaves them. With the `version` of the round it was
-    asked for, only that round (else stale_round)."""
+    """Remove a round (later rounds move up one); with the `version` of the round asked for, only
+    that round (else stale_round)."""
     with writing_rounds(session_id, round_change("round_deleted", number)) as locked:
         gs = locked.session
         gone = _round_seen(locked, number, version)
@@ -457,13 +445,8 @@ UNDO_KINDS = ("add", "edit", "delete")
 
 
 def undo_change(session_id: int, kind: str, number: int, body: object, version: int) -> Change:
-    """Take back a phone's last add, edit or delete of a round; says what was done.
-
-    Only while the session is still at `version`, the one that change left it at (checked
-    under the session's write lock): then nobody changed anything since, and the table comes
-    back exactly as it was. Otherwise stale_undo. `body` is the round's inputs before an edit
-    or a delete (round_body), unused for an add.
-    """
+    """Take back a phone's last add, edit or delete of a round (`body`: its inputs before), only
+    while the session is still at `version` (else stale_undo); says what was done."""
     with writing(session_id) as write:
         gs = write.session
         if gs.version != version or kind not in UNDO_KINDS:

@@ -81,9 +81,8 @@ def plan_session(body: object) -> Plan:
 
 
 def make_session(body: object, played_on: date | None = None) -> Made:
-    """A new session from its body (bodies.NewSession), saying whether it made it: a `key`
-    (the idempotency key of the form, or of an API call) that made one already answers that
-    session, so a form sent twice makes one; the same key with other players is key_reused."""
+    """A new session from its body (bodies.NewSession), and whether it made it: a `key` that made
+    one already answers that session, or key_reused with other players."""
     title, names, planned, settings, key = plan_session(body)
     played_on = played_on or date.today()
     begin_write()
@@ -186,9 +185,8 @@ def _player_named(name: str) -> Player:
 
 
 def extend_session(session_id: int, rounds: int = 1, seen: int | None = None) -> SessionView:
-    """The family agrees to play more rounds. With the session's `version` it was asked from,
-    only while the session is still at it (else stale_session: two phones tapping "Play one
-    more round" add one)."""
+    """The family agrees to play more rounds; with the session's `version` it was asked from, only
+    while the session is still at it (else stale_session)."""
     with writing(session_id, changes.rounds_agreed(rounds)) as write:
         gs = write.session
         gs.rounds_planned = agreed(gs.rounds_planned, gs.version, rounds, seen)
@@ -241,9 +239,8 @@ def rename_player(session_id: int, position: int, new_name: object) -> SessionVi
 
 
 def save_notes(session_id: int, notes: str, seen: str | None = None) -> SessionView:
-    """Keep the family's notes on the evening; empty text clears them. With `seen`, the
-    notes_tag of the notes they were typed over, only while those are still the notes stored
-    (else stale_notes, nothing changed: two pages never lose each other's notes silently)."""
+    """Keep the family's notes on the evening (empty text clears them); with `seen`, the notes_tag
+    they were typed over, only while those notes are stored (else stale_notes)."""
     lines = notes.replace("\t", " ").strip().splitlines()
     cleaned = "\n".join(line.rstrip() for line in lines)
     if len(cleaned) > MAX_NOTES:

@@ -25,9 +25,8 @@ def session_version(session_id: int) -> int:
 
 @dataclass(frozen=True)
 class Stamp:
-    """What identifies a session's content: it changes with every write (the version) and with
-    every restore or import of the database (the household's generation, services/backup.py),
-    so two different tables never share a stamp, even when a restore brings a version back."""
+    """What identifies a session's content: its id, its version and the household's generation
+    (docs/DESIGN.md, "stamp")."""
 
     id: int
     version: int

@@ -1,14 +1,4 @@
-"""History and players: who played, who won, best and worst rounds, streaks, head-to-head.
-
-Every figure comes from the seats' lines (Seat.total, won, rounds_won, score_sum, best_score,
-worst_score), which every write keeps true to its session's table (services.writes.touch),
-so neither page reads the rounds of the history, however long it is: the list of players is
-one aggregate over the seats of the period; a player's page reads their name (and the seat
-they always sat at, if they did: the colour of their mark), then, from
-their seats at the period's sessions, their figures and streak (an aggregate), one page of
-their sessions, the head-to-head (an aggregate over the seats beside theirs) and where their
-best and worst rounds were (two lookups along the entries' index by seat).
-"""
+"""History and players: who played, who won, best and worst rounds, streaks, head-to-head."""
 
 from __future__ import annotations
 
@@ -181,9 +171,8 @@ def current_streak(won_latest_first: Sequence[bool]) -> Streak | None:
 
 
 def _seated_in(period: Period) -> list[sa.ColumnElement[bool]]:
-    """The condition on a seat that its session is of the period (none for the whole
-    history). As a list of the period's session ids, so that SQLite walks the sessions of
-    the period along their date's index, not every seat."""
+    """The condition on a seat that its session is of the period (none for the whole history), as
+    the period's session ids."""
     dates: list[sa.ColumnElement[bool]] = []
     if period.start is not None:
         dates.append(GameSession.played_on >= period.start)
@@ -218,9 +207,8 @@ def list_players(period: Period | None = None) -> list[PlayerLine]:
 
 
 def player_identity(player_id: int) -> tuple[str, int | None]:
-    """The remembered player's name and the seat (its position, from 0) they sat at in every
-    session they played, whatever the period (None where they sat at different seats, or
-    played none yet), in one statement along the seats' index by player; or NotFound."""
+    """The player's name and the seat (its position, from 0) they sat at in every session, whatever
+    the period (None if it varied, or before their first); or NotFound."""
     row = None
     if 1 <= player_id <= MAX_ID:
         row = db.session.execute(
@@ -237,9 +225,8 @@ def player_identity(player_id: int) -> tuple[str, int | None]:
 
 
 def get_player_stats(player_id: int, period: Period | None = None, page: int = 1) -> PlayerStats:
-    """One player's page, with page `page` of their sessions, the newest first (five
-    statements, whatever the size of the history), or NotFound for an id that names no
-    player."""
+    """One player's page, with page `page` of their sessions, the newest first; NotFound for an id
+    that names no player."""
     name, seat = player_identity(player_id)
     mine = _seats_of(player_id, period or Period())
     figures = _figures(mine)
@@ -267,9 +254,8 @@ def get_player_stats(player_id: int, period: Period | None = None, page: int = 1
 
 
 def _seats_of(player_id: int, period: Period) -> sa.Select[*tuple[Any, ...]]:
-    """The player's seats at the sessions of the period, with what the page needs of the
-    sessions: each statement below reads it as a subquery (or two), which the databases
-    plan each on its own, along the seats' index by player."""
+    """The player's seats at the sessions of the period, with what the page needs of those
+    sessions."""
     return (
         sa.select(
             Seat.id.label("seat_id"),
@@ -385,9 +371,8 @@ def _history_page(seats: sa.Select[*tuple[Any, ...]], page: int) -> list[Any]:
 def _marks(
     seats: sa.Select[*tuple[Any, ...]], best: int | None, worst: int | None
 ) -> tuple[RoundMark | None, RoundMark | None]:
-    """The best and the worst round (scores `best` and `worst`): of equal rounds, the
-    earliest played, the earliest session's (by day, then id) and in it the first. One
-    statement, the second along the entries' index by seat; none before the first round."""
+    """The best and the worst round (scores `best` and `worst`): of equal ones the earliest played
+    (by day, then session id, then number); none before the first round."""
     if best is None or worst is None:
         return None, None
 
@@ -432,9 +417,8 @@ def _marks(
 
 
 def _head_to_head(seats: sa.Select[*tuple[Any, ...]]) -> tuple[HeadToHead, ...]:
-    """Against everyone met in a finished session of the period: how often the player
-    finished ahead, behind or level (an aggregate over the seats at those sessions, named
-    after)."""
+    """Against everyone met in a finished session of the period: how often the player finished
+    ahead, behind or level."""
     mine = seats.subquery("mine")
     other = so.aliased(Seat)
     tally = (

@@ -1,10 +1,5 @@
-"""Summaries worked out again: every session's summary (rounds played, standing, finish) and
-every seat's line from the rounds, with the rules of the day, a batch of sessions at a time.
-
-Every write keeps its session's summary true (writes.touch); this is for what a write does
-not reach: a backup loaded (backup.import_everything) and a change of the standings rules,
-after which the stored summaries still hold what the old rules gave (`flask resummarise`).
-"""
+"""Every session's summary and every seat's line worked out again from the rounds, with the
+rules of the day, a batch of sessions at a time."""
 
 from __future__ import annotations
 
@@ -43,9 +38,7 @@ class Resummarised:
 
 def resummarise(batch: int = BATCH) -> Resummarised:
     """Work every session's summary and its seats' lines out again from its rounds, one
-    transaction per batch of sessions (so the family's phones write between two batches):
-    on PostgreSQL the batch's sessions are locked as a write locks its session, on SQLite the
-    batch holds the write lock, so no write lands between a batch's reads and its updates."""
+    transaction per batch of sessions."""
     read = changed = 0
     last = 0
     while True:
@@ -84,9 +77,8 @@ def summarise_every_session(batch: int = BATCH) -> int:
 
 
 def _summarise(low: int, high: int) -> int:
-    """Work out the sessions with ids from low to high and write what differs from what they
-    hold (the summary is no change the family made: their version and updated_at stay);
-    how many sessions changed."""
+    """Work out the sessions with ids from low to high, write what differs (their version and
+    updated_at stay), and say how many changed."""
     rows = db.session.execute(
         sa.select(
             GameSession.id,

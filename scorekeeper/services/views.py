@@ -125,9 +125,8 @@ _STORED_ROUNDS = (
 
 
 def stored_rounds(session_id: int) -> list[StoredRound]:
-    """The session's rounds with their entries, in one statement on the write's connection
-    (no ORM objects, no autoflush: the write has changed nothing yet), its rows unpacked by
-    position: by name, each of the 13 columns of each row costs more than the query."""
+    """The session's rounds with their entries, in one statement on the write's connection, as
+    plain rows (no ORM objects)."""
     rounds: list[StoredRound] = []
     rows = db.session.connection().execute(_STORED_ROUNDS, {"session_id": session_id}).all()
     for round_id, number, ending, winner, key, version, *entry in rows:

@@ -43,9 +43,8 @@ class Write:
 
 @dataclass
 class Locked:
-    """A write of a session's rounds (writing_rounds): its row and seats, its rounds as read
-    under the lock, the household's generation, the version the write gives the session and
-    the change it makes; when the block ends, the table and stamp as the write left them."""
+    """A write of a session's rounds (writing_rounds): what it read under the lock, the version
+    and change it makes, and, when the block ends, the table and stamp it left."""
 
     session: GameSession
     rounds: list[StoredRound]
@@ -92,9 +91,8 @@ def seat_lines(
     table: Standings,
     entries: Iterable[tuple[int, int | None, int | None, int | None]],
 ) -> dict[int, dict[str, Any]]:
-    """What each seat keeps of the table (its line, by seat id; see SEAT_LINE): `names` is
-    seat id to name, `table` the session's standings and `entries` its (round number, seat
-    id, score, the round's winner seat id) rows; a round won counts once it has entries."""
+    """Each seat's line (SEAT_LINE) by seat id, from `names` (seat id -> name), the `table` and the
+    (round number, seat id, score, winner's seat id) rows; a won round needs its entries."""
     scores: dict[int, list[int]] = {seat: [] for seat in names}
     round_winners: dict[int, int | None] = {}
     for number, seat_id, score, winner_seat_id in entries:
@@ -181,9 +179,8 @@ def table_of(
     rounds_planned: int,
     rules: Mapping[str, Any] | None,
 ) -> Standings:
-    """A session's standings from its seats (id -> name, in seating order) and the
-    (round number, seat id, score) of its entries, in any order; a round without entries
-    still counts as played."""
+    """A session's standings from its seats (id -> name, in seating order) and its entries'
+    (round number, seat id, score), in any order; a round without entries still counts."""
     rounds: dict[int, dict[str, int]] = {}
     for number, seat_id, score in entries:
         scores = rounds.setdefault(number, {})
@@ -203,14 +200,8 @@ def begin_write() -> None:
 
 @contextmanager
 def writing(session_id: int, change: Change | None = GENERIC) -> Iterator[Write]:
-    """One write to a session, serialised with every other write to it, committed whole with
-    the record of its change (touch), which the block may set on the Write it is given.
-
-    SQLite: the transaction begins IMMEDIATE (the database's write lock, waited for on the
-    busy timeout). PostgreSQL: the session's row is locked FOR UPDATE. So numbering the next
-    round, checking an idempotency key and bumping the version never race. Any error rolls
-    everything back: a round is stored whole or not at all.
-    """
+    """One write to a session, serialised with every other write to it, committed whole with the
+    record of its change (touch), which the block may set on the Write it is given."""
     begin_write()
     try:
         write = Write(load_session(session_id, lock=True), change)
@@ -225,10 +216,8 @@ def writing(session_id: int, change: Change | None = GENERIC) -> Iterator[Write]
 
 @contextmanager
 def writing_rounds(session_id: int, change: Change | None = GENERIC) -> Iterator[Locked]:
-    """writing() for a write of rounds: the session's row (locked as writing() locks it, read
-    with the household's generation) and its seats, and its rounds with their entries in one
-    statement, not as ORM objects: the write changes them with statements of its own, and
-    touch(..., rows=...) and view_of(..., stored) take them as it leaves them."""
+    """writing() for a write of rounds: the session's row, seats, and rounds with their entries
+    read at once as plain rows, which touch() and view_of() take as the write leaves them."""
     begin_write()
     try:
         if not 1 <= session_id <= MAX_ID:
