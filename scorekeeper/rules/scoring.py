@@ -9,7 +9,7 @@ from typing import Any, Literal, get_args
 from scorekeeper.rules.errors import NameList, Problem, RulesError, name_list
 from scorekeeper.rules.numbers import digits_for, looks_whole, whole_number
 from scorekeeper.rules.players import find_player
-from scorekeeper.rules.settings import Settings, declared
+from scorekeeper.rules.settings import N_, Settings, declared
 from scorekeeper.rules.tiles import (
     Tile,
     check_supply,
@@ -113,46 +113,35 @@ def _typo_question(scored: ScoredRound, player: str, settings: Settings) -> Prob
     low = settings.typo_threshold
     rack = scored.racks.get(player)
     if rack is not None and -rack.value < low:
-        return Problem(
+        return _about(
+            player,
             "confirm_required",
             "%(player)s: %(rack)s on the rack, more than %(limit)s. Right?",
-            {"player": player, "rack": rack.value, "limit": -low, "value": -rack.value},
-            player,
+            rack=rack.value,
+            limit=-low,
+            value=-rack.value,
         )
-    return Problem(
+    return _about(
+        player,
         "confirm_required",
         "%(player)s: %(value)s on paper, below %(threshold)s. Right?",
-        {"player": player, "value": scored.scores[player], "threshold": low},
-        player,
+        value=scored.scores[player],
+        threshold=low,
     )
 
 
 def _went_out(players: Sequence[str], entry: RoundEntry, settings: Settings) -> ScoredRound:
     winner = _winner_named(entry.winner, players)
     racks = _racks_by_player(players, entry.racks)
-    problems: list[Problem] = []
-    if winner in racks:
-        if racks[winner].value != 0 or racks[winner].count:
-            problems.append(
-                Problem(
-                    "winner_has_tiles",
-                    "%(player)s went out, so their rack is empty.",
-                    {"player": winner},
-                    winner,
-                )
-            )
-        del racks[winner]
+    winner_rack = racks.pop(winner, None)
     winner_count = next(
         (c for n, c in entry.tile_counts.items() if find_player(n, players) == winner), None
     )
-    if isinstance(winner_count, int) and winner_count > 0 and not problems:
+    has_tiles = winner_rack is not None and (winner_rack.value != 0 or bool(winner_rack.count))
+    problems: list[Problem] = []
+    if has_tiles or (isinstance(winner_count, int) and winner_count > 0):
         problems.append(
-            Problem(
-                "winner_has_tiles",
-                "%(player)s went out, so their rack is empty.",
-                {"player": winner},
-                winner,
-            )
+            _about(winner, "winner_has_tiles", "%(player)s went out, so their rack is empty.")
         )
     problems += _missing(players, racks, skip=winner)
     problems += _rack_problems(racks, entry.tile_counts, players, settings)
@@ -179,11 +168,10 @@ def _pool_empty(players: Sequence[str], entry: RoundEntry, settings: Settings) -
     fewest = settings.empty_pool == "fewest_tiles"
     if fewest:
         problems += [
-            Problem(
+            _about(
+                p,
                 "missing_player",
                 "%(player)s: how many tiles are left? The fewest tiles take the round.",
-                {"player": p},
-                p,
             )
             for p in players
             if p not in counts and p in racks
@@ -238,38 +226,16 @@ def _pool_winner(
 
 def _wrong_winner(chosen: str, candidates: Sequence[str], fewest: bool) -> RulesError:
     """One full sentence per case, so each can be translated whole."""
-    who = _and_list(candidates)
     if len(candidates) == 1 and fewest:
-        return RulesError.one(
-            "wrong_winner",
-            "%(named)s cannot take the round: %(who)s has the fewest tiles.",
-            "winner",
-            named=chosen,
-            who=who,
-        )
-    if len(candidates) == 1:
-        return RulesError.one(
-            "wrong_winner",
-            "%(named)s cannot take the round: %(who)s has the lowest rack.",
-            "winner",
-            named=chosen,
-            who=who,
-        )
-    if fewest:
-        return RulesError.one(
-            "wrong_winner",
-            "%(named)s cannot take the round: %(who)s have the fewest tiles.",
-            "winner",
-            named=chosen,
-            who=who,
-        )
-    return RulesError.one(
-        "wrong_winner",
-        "%(named)s cannot take the round: %(who)s have the lowest rack.",
-        "winner",
-        named=chosen,
-        who=who,
-    )
+        template = N_("%(named)s cannot take the round: %(who)s has the fewest tiles.")
+    elif len(candidates) == 1:
+        template = N_("%(named)s cannot take the round: %(who)s has the lowest rack.")
+    elif fewest:
+        template = N_("%(named)s cannot take the round: %(who)s have the fewest tiles.")
+    else:
+        template = N_("%(named)s cannot take the round: %(who)s have the lowest rack.")
+    who = _and_list(candidates)
+    return RulesError.one("wrong_winner", template, "winner", named=chosen, who=who)
 
 
 def _paper(players: Sequence[str], entry: RoundEntry, settings: Settings) -> ScoredRound:
@@ -280,24 +246,17 @@ def _paper(players: Sequence[str], entry: RoundEntry, settings: Settings) -> Sco
         if player is None:
             problems.append(_unknown(name))
         elif isinstance(value, bool) or not isinstance(value, int):
-            problems.append(
-                Problem(
-                    "bad_score",
-                    "%(player)s: a score is a whole number.",
-                    {"player": player},
-                    player,
-                )
-            )
+            problems.append(_about(player, "bad_score", "%(player)s: a score is a whole number."))
         else:
             scores[player] = value
     problems += _missing(players, scores)
     limit = most_valuable_rack(settings.tile_sets, settings.joker_penalty)
     problems += [
-        Problem(
+        _about(
+            p,
             "impossible_rack",
             "%(player)s: %(value)d is more than every tile in the game is worth.",
-            {"player": p, "value": v},
-            p,
+            value=v,
         )
         for p, v in scores.items()
         if v < -limit
@@ -365,7 +324,7 @@ def _missing(
     players: Sequence[str], given: Mapping[str, object], skip: str | None = None
 ) -> list[Problem]:
     return [
-        Problem("missing_player", "%(player)s: enter what is left.", {"player": p}, p)
+        _about(p, "missing_player", "%(player)s: enter what is left.")
         for p in players
         if p != skip and p not in given
     ]
@@ -388,39 +347,31 @@ def _rack_problems(
             problems.append(_bad_rack(player).problems[0])
         elif rack.value < 0:
             problems.append(
-                Problem(
-                    "negative_rack",
-                    "%(player)s: a rack cannot be worth less than 0.",
-                    {"player": player},
-                    player,
-                )
+                _about(player, "negative_rack", "%(player)s: a rack cannot be worth less than 0.")
             )
         elif rack.value == 0 and lowest_tile > 0 or count == 0:
             problems.append(
-                Problem(
-                    "empty_rack",
-                    "%(player)s: an empty rack means %(player)s went out.",
-                    {"player": player},
-                    player,
-                )
+                _about(player, "empty_rack", "%(player)s: an empty rack means %(player)s went out.")
             )
         elif rack.value > limit:
             problems.append(
-                Problem(
+                _about(
+                    player,
                     "impossible_rack",
                     "%(player)s: %(value)d is more than every tile in the game is worth "
                     "(%(limit)d).",
-                    {"player": player, "value": rack.value, "limit": limit},
-                    player,
+                    value=rack.value,
+                    limit=limit,
                 )
             )
         elif count is not None and count > 0 and not _value_possible(rack.value, count, settings):
             problems.append(
-                Problem(
+                _about(
+                    player,
                     "impossible_rack",
                     "%(player)s: %(count)d tiles cannot be worth %(value)d.",
-                    {"player": player, "count": count, "value": rack.value},
-                    player,
+                    count=count,
+                    value=rack.value,
                 )
             )
     for name, count in tile_counts.items():
@@ -430,20 +381,20 @@ def _rack_problems(
             problems.append(_unknown(name))
         elif isinstance(count, bool) or not isinstance(count, int) or count < 0:
             problems.append(
-                Problem(
+                _about(
+                    counted,
                     "bad_tile_count",
                     "%(player)s: a tile count is a whole number, 0 or more.",
-                    {"player": counted},
-                    counted,
                 )
             )
         elif counted_rack is not None and counted_rack.count not in (None, count):
             problems.append(
-                Problem(
+                _about(
+                    counted,
                     "bad_tile_count",
                     "%(player)s: %(entered)d tiles entered, but the tile count says %(count)d.",
-                    {"player": counted, "entered": counted_rack.count, "count": count},
-                    counted,
+                    entered=counted_rack.count,
+                    count=count,
                 )
             )
     if not problems:
@@ -504,6 +455,12 @@ def _and_list(names: Sequence[str]) -> NameList:
     return name_list(names, "and")
 
 
+def _about(player: str, code: str, template: str, **params: Any) -> Problem:
+    """A problem with one player's entry: the player is its field and its %(player)s (babel.cfg
+    extracts the third argument as the msgid)."""
+    return Problem(code, template, {"player": player, **params}, player)
+
+
 def _unknown(name: object, field: str | None = None) -> Problem:
     shown = str(name)[:40]
     return Problem(
@@ -517,12 +474,7 @@ def _unknown(name: object, field: str | None = None) -> Problem:
 def _for_player(problem: Problem, player: str) -> Problem:
     if not player:
         return problem
-    return Problem(
-        problem.code,
-        "%(player)s: %(problem)s",
-        {"player": player, "problem": problem},
-        player,
-    )
+    return _about(player, problem.code, "%(player)s: %(problem)s", problem=problem)
 
 
 def _bad_rack(player: str) -> RulesError:

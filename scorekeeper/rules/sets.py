@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.rules.errors import NameList, Problem, name_list
 from scorekeeper.rules.settings import Settings
@@ -152,74 +153,66 @@ def _names(tiles: Sequence[Tile], played_with: str) -> NameList:
     return name_list([t.words(played_with) for t in tiles], ",")
 
 
+def _bad_set(template: str, **params: Any) -> Problem:
+    """A problem with code bad_set; babel.cfg extracts the first argument as the msgid."""
+    return Problem("bad_set", template, params)
+
+
 def _reason(tiles: tuple[Tile, ...], settings: Settings) -> Problem:
     """The plain-words reason a set is not valid, the most specific that applies."""
     pw = settings.played_with
     numbered = _numbered(tiles)
     if len(tiles) < MIN_SET:
-        return Problem(
-            "bad_set", "A set needs at least 3 tiles; this has %(n)d.", {"n": len(tiles)}
-        )
+        return _bad_set("A set needs at least 3 tiles; this has %(n)d.", n=len(tiles))
     if not numbered:
-        return Problem("bad_set", "A set needs at least one numbered tile besides jokers.")
+        return _bad_set("A set needs at least one numbered tile besides jokers.")
     same_number = len({t.number for t in numbered}) == 1
     same_colour = len({t.colour for t in numbered}) == 1
     if same_number and not same_colour:
         if len(tiles) > MAX_GROUP:
-            return Problem(
-                "bad_set",
-                "%(n)d tiles cannot be a group: a group has 3 or 4 tiles.",
-                {"n": len(tiles)},
+            return _bad_set(
+                "%(n)d tiles cannot be a group: a group has 3 or 4 tiles.", n=len(tiles)
             )
         twice = Counter(t.colour for t in numbered).most_common(1)[0][0]
-        return Problem(
-            "bad_set",
+        return _bad_set(
             "%(colour)s appears twice: a group needs a different colour on every tile.",
-            {"colour": Tile(numbered[0].number, twice).words(pw)},
+            colour=Tile(numbered[0].number, twice).words(pw),
         )
     if same_colour:
         counts = Counter(t.number for t in numbered)
         repeated = [n for n, k in counts.items() if k > 1]
         if repeated and len(counts) > 1:
-            return Problem(
-                "bad_set",
+            return _bad_set(
                 "%(tile)s appears twice: a run has every number once.",
-                {"tile": Tile(repeated[0], numbered[0].colour).words(pw)},
+                tile=Tile(repeated[0], numbered[0].colour).words(pw),
             )
         if repeated:
-            return Problem(
-                "bad_set",
+            return _bad_set(
                 "%(tile)s appears twice: a group needs different colours, a run different numbers.",
-                {"tile": numbered[0].words(pw)},
+                tile=numbered[0].words(pw),
             )
         if len(tiles) > MAX_RUN:
-            return Problem(
-                "bad_set", "A run has at most 13 tiles; this has %(n)d.", {"n": len(tiles)}
-            )
+            return _bad_set("A run has at most 13 tiles; this has %(n)d.", n=len(tiles))
         numbers = [t.number for t in numbered]
         wraps = _run_positions(len(tiles), wrap=True)
         if not settings.run_wrap and any(_fits(numbers, w) for w in wraps):
-            return Problem(
-                "bad_set",
+            return _bad_set(
                 "%(tiles)s needs the run wrap setting: 1 follows 13 only with it on.",
-                {"tiles": _names(_wrap_order(numbered), pw)},
+                tiles=_names(_wrap_order(numbered), pw),
             )
         if 1 in numbers and _fits_around(numbers, len(tiles)):
-            return Problem(
-                "bad_set",
+            return _bad_set(
                 "%(tiles)s: a 1 cannot be low and high in the same run.",
-                {"tiles": _names(_wrap_order(numbered), pw)},
+                tiles=_names(_wrap_order(numbered), pw),
             )
-        return Problem(
-            "bad_set",
+        return _bad_set(
             "%(tiles)s do not follow on: a run needs consecutive numbers, "
             "and the jokers cannot fill the gaps.",
-            {"tiles": _names(numbered, pw)},
+            tiles=_names(numbered, pw),
         )
-    return Problem(
-        "bad_set",
+    return _bad_set(
         "%(tiles)s mix colours and numbers: a group needs one number, a run one colour.",
-        {"tiles": _names(numbered, pw)},
+        tiles=_names(numbered, pw),
     )
 
 

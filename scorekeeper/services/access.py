@@ -41,6 +41,9 @@ WRONG_PASSPHRASE = Problem("unauthorized", "That is not the household passphrase
 NOT_READY = Problem(
     "unavailable", "Scorekeeper is being restored or set up: try again in a minute."
 )
+CHANGED_MEANWHILE = Problem(
+    "passphrase_refused", "The passphrase was changed a moment ago, perhaps on another phone."
+)
 
 
 class AccessError(Exception):
@@ -420,35 +423,25 @@ def sign_out_cookie(settings: AccessSettings, claims: CookieClaims) -> None:
 # Setting, changing and removing the passphrase -------------------------------------------
 
 
+def _refused(template: str, **params: object) -> PassphraseRefused:
+    """A passphrase refused; babel.cfg extracts the first argument of _refused as the msgid."""
+    return PassphraseRefused(Problem("passphrase_refused", template, dict(params)))
+
+
 def _new_passphrase(passphrase: str | None) -> str:
     text = clean(passphrase or "")
     if len(text) < MIN_PASSPHRASE:
-        raise PassphraseRefused(
-            Problem(
-                "passphrase_refused",
-                "A passphrase needs at least %(min)d characters.",
-                {"min": MIN_PASSPHRASE},
-            )
-        )
+        raise _refused("A passphrase needs at least %(min)d characters.", min=MIN_PASSPHRASE)
     if len(text) > MAX_PASSPHRASE:
-        raise PassphraseRefused(
-            Problem(
-                "passphrase_refused",
-                "A passphrase can have at most %(max)d characters.",
-                {"max": MAX_PASSPHRASE},
-            )
-        )
+        raise _refused("A passphrase can have at most %(max)d characters.", max=MAX_PASSPHRASE)
     return text
 
 
 def _not_configured(state: AccessState) -> None:
     if state.configured:
-        raise PassphraseRefused(
-            Problem(
-                "passphrase_refused",
-                "The passphrase is set by the server's configuration (SCOREKEEPER_PASSPHRASE): "
-                "change it there.",
-            )
+        raise _refused(
+            "The passphrase is set by the server's configuration (SCOREKEEPER_PASSPHRASE): "
+            "change it there."
         )
 
 
@@ -483,12 +476,7 @@ def set_passphrase(here: RequestAccess, passphrase: str | None) -> None:
     state = access_state(here)
     _not_configured(state)
     if state.locked:
-        raise PassphraseRefused(
-            Problem(
-                "passphrase_refused",
-                "A passphrase is already set: change it with the current one.",
-            )
-        )
+        raise _refused("A passphrase is already set: change it with the current one.")
     new_hash = _hash(here.settings, _new_passphrase(passphrase))
     _write_household(
         here,
@@ -508,18 +496,10 @@ def change_passphrase(
     state = access_state(here)
     _not_configured(state)
     if not state.locked:
-        raise PassphraseRefused(Problem("passphrase_refused", "No passphrase is set yet."))
+        raise _refused("No passphrase is set yet.")
     text = _new_passphrase(passphrase)
     check_passphrase(here, address, current)
-    _write_household(
-        here,
-        state.passphrase_hash,
-        _hash(here.settings, text),
-        Problem(
-            "passphrase_refused",
-            "The passphrase was changed a moment ago, perhaps on another phone.",
-        ),
-    )
+    _write_household(here, state.passphrase_hash, _hash(here.settings, text), CHANGED_MEANWHILE)
 
 
 def remove_passphrase(here: RequestAccess, address: str, current: str | None) -> None:
@@ -529,15 +509,7 @@ def remove_passphrase(here: RequestAccess, address: str, current: str | None) ->
     if not state.locked:
         return
     check_passphrase(here, address, current)
-    _write_household(
-        here,
-        state.passphrase_hash,
-        None,
-        Problem(
-            "passphrase_refused",
-            "The passphrase was changed a moment ago, perhaps on another phone.",
-        ),
-    )
+    _write_household(here, state.passphrase_hash, None, CHANGED_MEANWHILE)
 
 
 def sign_out_every_phone(here: RequestAccess) -> None:

@@ -55,13 +55,21 @@ def check_export(tables: Mapping[str, Any], schema: Sequence[sa.Table]) -> None:
         raise RulesError(problems)
 
 
+def _bad(message: str, **params: Any) -> Problem:
+    """A problem with code bad_backup; `message` must be a string literal (babel.cfg extracts
+    the first argument of _bad as the msgid)."""
+    return Problem("bad_backup", message, params)
+
+
+def _bad_row(table: str, row: Mapping[str, Any], message: str, **params: Any) -> Problem:
+    """A bad_backup problem naming its row: `message` (the third argument, extracted as the
+    msgid) starts "%(table)s row with id %(id)s: "."""
+    return _bad(message, table=table, id=_shown(row.get("id")), **params)
+
+
 def _in_row(table: str, row: Mapping[str, Any], problem: Problem) -> Problem:
     """One line naming the row (`players row with id 2: ...`)."""
-    return Problem(
-        "bad_backup",
-        "%(table)s row with id %(id)s: %(problem)s",
-        {"table": table, "id": _shown(row.get("id")), "problem": problem},
-    )
+    return _bad_row(table, row, "%(table)s row with id %(id)s: %(problem)s", problem=problem)
 
 
 def _players(rows: Rows, problems: list[Problem]) -> None:
@@ -75,17 +83,12 @@ def _players(rows: Rows, problems: list[Problem]) -> None:
             problems.append(_in_row("players", player, err.problems[0]))
             continue
         if player["name_key"] != name_key(name):
-            problems.append(
-                _in_row(
-                    "players",
-                    player,
-                    Problem(
-                        "bad_backup",
-                        "name_key %(key)s is not the key of the name %(name)s.",
-                        {"key": _shown(player["name_key"]), "name": _shown(name)},
-                    ),
-                )
+            problem = _bad(
+                "name_key %(key)s is not the key of the name %(name)s.",
+                key=_shown(player["name_key"]),
+                name=_shown(name),
             )
+            problems.append(_in_row("players", player, problem))
 
 
 def _household(rows: Rows, problems: list[Problem]) -> None:
@@ -94,28 +97,14 @@ def _household(rows: Rows, problems: list[Problem]) -> None:
     for household in rows["household"]:
         hashed = household.get("passphrase_hash")
         if hashed is not None and not passphrase_hash_written_by_app(hashed):
-            problems.append(
-                _in_row(
-                    "household",
-                    household,
-                    Problem("bad_backup", "passphrase_hash is not a hash Scorekeeper writes.", {}),
-                )
-            )
+            problem = _bad("passphrase_hash is not a hash Scorekeeper writes.")
+            problems.append(_in_row("household", household, problem))
     now = datetime.now(UTC).replace(tzinfo=None)
     for failure in rows["failed_sign_ins"]:
         when = datetime.fromisoformat(failure["attempted_at"])
         if when.replace(tzinfo=None) > now + CLOCK_SKEW:
-            problems.append(
-                _in_row(
-                    "failed_sign_ins",
-                    failure,
-                    Problem(
-                        "bad_backup",
-                        "attempted_at %(when)s is in the future.",
-                        {"when": when.isoformat()},
-                    ),
-                )
-            )
+            problem = _bad("attempted_at %(when)s is in the future.", when=when.isoformat())
+            problems.append(_in_row("failed_sign_ins", failure, problem))
 
 
 def passphrase_hash_written_by_app(hashed: str) -> bool:
@@ -151,37 +140,28 @@ def _shaped(tables: Mapping[str, Any], schema: Sequence[sa.Table], problems: lis
     for table in schema:
         given = tables.get(table.name, [])
         if not isinstance(given, list):
-            problems.append(
-                Problem(
-                    "bad_backup",
-                    "The export's %(table)s is not a list of rows.",
-                    {"table": table.name},
-                )
-            )
+            problems.append(_bad("The export's %(table)s is not a list of rows.", table=table.name))
             continue
         rows[table.name] = []
         for row in given:
             if not isinstance(row, dict):
                 problems.append(
-                    Problem(
-                        "bad_backup",
+                    _bad(
                         "The export's %(table)s holds %(value)s, which is not a row.",
-                        {"table": table.name, "value": _shown(row)},
+                        table=table.name,
+                        value=_shown(row),
                     )
                 )
                 continue
             for column in table.columns:
                 if not _fits(column, row.get(column.name)):
                     problems.append(
-                        Problem(
-                            "bad_backup",
+                        _bad_row(
+                            table.name,
+                            row,
                             "%(table)s row with id %(id)s: %(column)s cannot hold %(value)s.",
-                            {
-                                "table": table.name,
-                                "id": _shown(row.get("id")),
-                                "column": column.name,
-                                "value": _shown(row.get(column.name)),
-                            },
+                            column=column.name,
+                            value=_shown(row.get(column.name)),
                         )
                     )
             rows[table.name].append(row)
@@ -229,14 +209,11 @@ def _unique(table: sa.Table, rows: list[dict[str, Any]], problems: list[Problem]
             value = json.dumps([row.get(n) for n in names], default=str)
             if value in seen:
                 problems.append(
-                    Problem(
-                        "bad_backup",
+                    _bad_row(
+                        table.name,
+                        row,
                         "%(table)s row with id %(id)s: the same %(columns)s as another row.",
-                        {
-                            "table": table.name,
-                            "id": _shown(row.get("id")),
-                            "columns": ", ".join(names),
-                        },
+                        columns=", ".join(names),
                     )
                 )
             seen.add(value)
@@ -252,39 +229,31 @@ def _references(rows: Rows, schema: Sequence[sa.Table], problems: list[Problem])
                 value = row.get(key.parent.name)
                 if value is not None and value not in present:
                     problems.append(
-                        Problem(
-                            "bad_backup",
+                        _bad_row(
+                            table.name,
+                            row,
                             "%(table)s row with id %(id)s: %(column)s %(value)s is in no row "
                             "of %(target)s.",
-                            {
-                                "table": table.name,
-                                "id": _shown(row.get("id")),
-                                "column": key.parent.name,
-                                "value": _shown(value),
-                                "target": target.table.name,
-                            },
+                            column=key.parent.name,
+                            value=_shown(value),
+                            target=target.table.name,
                         )
                     )
 
 
 def _in_session(session_id: int, problems: Sequence[Problem]) -> list[Problem]:
     return [
-        Problem(
-            "bad_backup", "Session %(session)d: %(problem)s", {"session": session_id, "problem": p}
-        )
-        for p in problems
+        _bad("Session %(session)d: %(problem)s", session=session_id, problem=p) for p in problems
     ]
 
 
-def _in_round(session_id: int, number: int, problems: Sequence[Problem]) -> list[Problem]:
-    return [
-        Problem(
-            "bad_backup",
-            "Session %(session)d, round %(round)d: %(problem)s",
-            {"session": session_id, "round": number, "problem": p},
-        )
-        for p in problems
-    ]
+def _in_round(session_id: int, number: int, problem: Problem) -> Problem:
+    return _bad(
+        "Session %(session)d, round %(round)d: %(problem)s",
+        session=session_id,
+        round=number,
+        problem=problem,
+    )
 
 
 def _sessions(rows: Rows, problems: list[Problem]) -> None:
@@ -322,31 +291,25 @@ def _sessions(rows: Rows, problems: list[Problem]) -> None:
         numbers = [r["number"] for r in played]
         if numbers != list(range(1, len(played) + 1)):
             found.append(
-                Problem(
-                    "bad_backup",
+                _bad(
                     "Its rounds are numbered %(numbers)s, not 1 to %(count)d.",
-                    {"numbers": ", ".join(str(n) for n in numbers), "count": len(played)},
+                    numbers=", ".join(str(n) for n in numbers),
+                    count=len(played),
                 )
             )
         if len(played) > session["rounds_planned"]:
             found.append(
-                Problem(
-                    "bad_backup",
+                _bad(
                     "%(count)d rounds are stored, but %(planned)d were agreed.",
-                    {"count": len(played), "planned": session["rounds_planned"]},
+                    count=len(played),
+                    planned=session["rounds_planned"],
                 )
             )
         if session["version"] < 1:
-            found.append(
-                Problem(
-                    "bad_backup",
-                    "Its version %(version)d is below 1.",
-                    {"version": session["version"]},
-                )
-            )
+            found.append(_bad("Its version %(version)d is below 1.", version=session["version"]))
         else:
             for bad, problem in _round_versions(session["version"], played):
-                problems += _in_round(sid, bad["number"], [problem])
+                problems.append(_in_round(sid, bad["number"], problem))
         problems += _in_session(sid, found)
         if settings is None or found:
             continue  # its rounds cannot be scored without its settings and players
@@ -354,7 +317,7 @@ def _sessions(rows: Rows, problems: list[Problem]) -> None:
         for rnd in played:
             mine = entries[rnd["id"]]
             found = _round(list(names.values()), names, every_seat, rnd, mine, settings)
-            problems += _in_round(sid, rnd["number"], found)
+            problems += [_in_round(sid, rnd["number"], p) for p in found]
 
 
 def _session_text(session: Mapping[str, Any]) -> list[Problem]:
@@ -381,28 +344,20 @@ def _round_versions(
     for rnd in played:
         mine = rnd["version"]
         if not 1 <= mine <= version:
-            found.append(
-                (
-                    rnd,
-                    Problem(
-                        "bad_backup",
-                        "Its version %(version)d is not from 1 to the session's version "
-                        "%(session_version)d.",
-                        {"version": mine, "session_version": version},
-                    ),
-                )
+            problem = _bad(
+                "Its version %(version)d is not from 1 to the session's version "
+                "%(session_version)d.",
+                version=mine,
+                session_version=version,
             )
+            found.append((rnd, problem))
         elif mine in owner:
-            found.append(
-                (
-                    rnd,
-                    Problem(
-                        "bad_backup",
-                        "Its version %(version)d is also the version of round %(other)d.",
-                        {"version": mine, "other": owner[mine]},
-                    ),
-                )
+            problem = _bad(
+                "Its version %(version)d is also the version of round %(other)d.",
+                version=mine,
+                other=owner[mine],
             )
+            found.append((rnd, problem))
         else:
             owner[mine] = rnd["number"]
     return found
@@ -466,19 +421,16 @@ def _round(
             "rack_value": scored.racks[player].value if player in scored.racks else None,
         }
         found += [
-            Problem(
-                "bad_backup",
+            _bad(
                 "%(player)s: %(column)s is stored as %(stored)s, the rules give %(derived)s.",
-                {
-                    "player": player,
-                    "column": column,
-                    "stored": _shown(stored[column]),
-                    "derived": _shown(value),
-                },
+                player=player,
+                column=column,
+                stored=_shown(stored[column]),
+                derived=_shown(value),
             )
             for column, value in derived.items()
             if stored[column] != value
         ]
     if scored.winner != winner:
-        found.append(Problem("bad_backup", "The stored winner is not the one the rules give.", {}))
+        found.append(_bad("The stored winner is not the one the rules give."))
     return found
