@@ -158,10 +158,13 @@ def load_session(session_id: int, *, lock: bool = False) -> GameSession:
     return found
 
 
-def view_of(gs: GameSession, stored: Sequence[StoredRound] | None = None) -> SessionView:
+def view_of(
+    gs: GameSession, stored: Sequence[StoredRound] | None = None, settings: Settings | None = None
+) -> SessionView:
     """Turn the rows of a session into its table, standings included (its rounds as a write
-    read them, `stored`, or else its rounds as loaded with it)."""
-    settings = Settings.from_dict(gs.rules)
+    read them, `stored`, or else its rounds as loaded with it; `settings`: its rules, if read)."""
+    if settings is None:
+        settings = Settings.from_dict(gs.rules)
     names = {seat.id: seat.name for seat in gs.seats}
     rounds = [round_view(rnd, names) for rnd in (gs.rounds if stored is None else stored)]
     players = tuple(names.values())
