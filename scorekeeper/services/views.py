@@ -211,14 +211,20 @@ def get_session(session_id: int) -> SessionView:
     return view_of(load_session(session_id))
 
 
+# The players' names of a session in seating order (made once).
+_SEATING = (
+    sa.select(Seat.name)
+    .where(Seat.session_id == sa.bindparam("session_id"))
+    .order_by(Seat.position)
+)
+
+
 def seating(session_id: int) -> tuple[str, ...]:
     """The players' names in seating order, in one small read (what a posted round form needs
     before the save, which reads the whole session itself), or NotFound."""
     if not 1 <= session_id <= MAX_ID:
         raise not_found("session", session_id)
-    names = db.session.scalars(
-        sa.select(Seat.name).where(Seat.session_id == session_id).order_by(Seat.position)
-    ).all()
+    names = db.session.connection().execute(_SEATING, {"session_id": session_id}).scalars().all()
     if not names:  # every session has its players
         raise not_found("session", session_id)
     return tuple(names)
