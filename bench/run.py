@@ -111,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     lines += [
         "",
         "Every figure is the median of several runs; how each was measured is in its section. "
-        "`make bench` writes this page again; tests never assert a timing.",
+        "`make bench` writes this page again; tests never assert a timing. Measurements made "
+        "by hand, before and after a change, are in [PERFORMANCE_HISTORY.md]"
+        "(PERFORMANCE_HISTORY.md), which it leaves alone.",
         "",
         "## Goals and results",
         "",

@@ -125,7 +125,15 @@ def schema(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Schema]:
         made.postgres.dispose()
 
 
-@pytest.fixture(params=DATABASES)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test on every database, but in a file marked `one_database` (its subject, such as
+    the static files or the allowed hosts, is the same on each) on SQLite only."""
+    if "database_kind" in metafunc.fixturenames:
+        one = metafunc.definition.get_closest_marker("one_database")
+        metafunc.parametrize("database_kind", DATABASES[:1] if one else DATABASES, indirect=True)
+
+
+@pytest.fixture
 def database_kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

@@ -398,9 +398,7 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> De
     with writing_rounds(session_id, round_change("round_deleted", number)) as locked:
         gs = locked.session
         gone = _round_seen(locked, number, version)
-        body = round_body(round_view(gone, _names(gs)))
-        if gone.idempotency_key:  # put back with it, a save of it sent again is still this round
-            body["key"] = gone.idempotency_key
+        body = _removed_body(round_view(gone, _names(gs)), gone.idempotency_key)
         locked.rounds.remove(gone)
         for later in locked.rounds[number - 1 :]:
             later.number -= 1
@@ -410,22 +408,21 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> De
     return Deleted(body, locked.stamp, locked.view)
 
 
+def _removed_body(view: RoundView, key: str | None) -> dict[str, Any]:
+    """A removed round's body for its Undo, with its key: sent again, it is still this round."""
+    body = round_body(view)
+    if key:
+        body["key"] = key
+    return body
+
+
 def _remove(gs: GameSession, number: int) -> dict[str, Any]:
     rnd = _find_round(gs, number)
-    body = round_body(_view(gs, number))
-    if rnd.idempotency_key:  # put back with it, a save of it sent again is still this round
-        body["key"] = rnd.idempotency_key
+    body = _removed_body(_view(gs, number), rnd.idempotency_key)
     db.session.delete(rnd)
     db.session.flush()
     _shift(gs.id, after=number, by=-1)
     return body
-
-
-def restore_round(session_id: int, number: int, body: object) -> RoundView:
-    """Put a deleted round back at its number (the Undo of a delete)."""
-    with writing(session_id, round_change("round_put_back", number)) as write:
-        write.written = _insert(write.session, number, body)
-    return _view(load_session(session_id), number)
 
 
 def _insert(gs: GameSession, number: int, body: object) -> Round:

@@ -16,6 +16,8 @@ from test_script_words import read_js
 from scorekeeper.web.assets import BUNDLES, FOREVER, joiner, on_demand, shelf
 from scorekeeper.web.security import HEADERS
 
+pytestmark = pytest.mark.one_database
+
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 FINGERPRINTED = re.compile(r"/static/[\w/.-]+\.[0-9a-f]{10}\.\w+(#[\w-]+)?")  # an icon: #its-symbol
 GZIP = {"Accept-Encoding": "gzip"}

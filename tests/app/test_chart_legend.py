@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
 from contract import SIX_LONG_NAMES
 from flask.testing import FlaskClient
+
+pytestmark = pytest.mark.one_database
 
 SVG = "{http://www.w3.org/2000/svg}"
 API = "/api/v1"

@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from factories import new_session
 from flask.testing import FlaskClient
 
 from scorekeeper.web.script_words import merged, words_in
+
+pytestmark = pytest.mark.one_database
 
 API = "/api/v1"
 

@@ -18,6 +18,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Household
 from scorekeeper.network import allowed_hosts, lan_addresses
 
+pytestmark = pytest.mark.one_database
+
 FOREIGN = "rebound.evil.example"
 # A DNS label is at most 63 characters: IDNA refuses this one (it was a 500 on every route).
 LONG_LABEL = "a" * 64 + ".example"

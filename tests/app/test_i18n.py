@@ -25,7 +25,7 @@ from scorekeeper.web.forms.rounds import DeleteRoundForm
 from scorekeeper.web.i18n import LANGUAGES, babel
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
-pytestmark = pytest.mark.shared_app
+pytestmark = [pytest.mark.shared_app, pytest.mark.one_database]
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"

@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
-pytestmark = pytest.mark.shared_app
+pytestmark = [pytest.mark.shared_app, pytest.mark.one_database]
 
 KB = 1024
 BUDGET = (30 * KB, 10 * KB)  # uncompressed, gzip

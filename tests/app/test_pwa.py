@@ -10,10 +10,13 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web.assets import BUNDLES
+
+pytestmark = pytest.mark.one_database
 
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 TEMPLATES = STATIC.parent / "templates"

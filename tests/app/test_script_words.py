@@ -26,7 +26,7 @@ from scorekeeper.web.assets import BUNDLES, ON_DEMAND
 from scorekeeper.web.script_words import VALUES, handed, merged, words_in
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
-pytestmark = pytest.mark.shared_app
+pytestmark = [pytest.mark.shared_app, pytest.mark.one_database]
 
 STATIC = Path(__file__).resolve().parents[2] / "scorekeeper" / "static"
 SCRIPTS = sorted(STATIC.glob("*.js"))

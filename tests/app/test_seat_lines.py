@@ -92,7 +92,8 @@ def test_every_write_keeps_the_seat_lines_true(app: Flask) -> None:
         assert not any(line["won"] for line in stored_lines().values())
         body = rounds.delete_round(evening.id, 1).body
         assert_lines_true()
-        rounds.restore_round(evening.id, 1, body)
+        version = views.get_session(evening.id).version
+        rounds.undo_change(evening.id, "delete", 1, body, version)  # the Undo of the delete
         assert_lines_true()
 
         rounds.add_round(

@@ -20,6 +20,8 @@ from scorekeeper.rules import RulesError
 from scorekeeper.rules.players import MAX_NAME, clean_name
 from scorekeeper.web.seats import SEATS, colours, initials, marks, palette, player_mark
 
+pytestmark = pytest.mark.one_database
+
 API = "/api/v1"
 
 
