@@ -231,7 +231,9 @@ class Settings:
         ]
         if unknown:
             raise RulesError(unknown)
-        return replace(base or cls(), **dict(values))
+        if base is None:  # one check of the values, not one of the defaults first
+            return cls(**dict(values))
+        return replace(base, **dict(values))
 
     def to_dict(self) -> dict[str, Any]:
         """Every setting by its API key."""

@@ -202,15 +202,17 @@ def read_for_poll(here: RequestAccess, session_id: int) -> None:
         here.state, here.peeked = _state_of(here.settings, row), (session_id, stamp)
 
 
+# The household's passphrase state, as every request reads it (made once).
+_HOUSEHOLD_STATE = sa.select(
+    Household.passphrase_hash, Household.cookie_epoch, Household.generation
+).where(Household.id == HOUSEHOLD_ID)
+
+
 def access_state(here: RequestAccess) -> AccessState:
     """The passphrase in force: read once per request and kept in `here` for that request."""
     if here.state is not None:
         return here.state
-    row = db.session.execute(
-        sa.select(Household.passphrase_hash, Household.cookie_epoch, Household.generation).where(
-            Household.id == HOUSEHOLD_ID
-        )
-    ).first()
+    row = db.session.connection().execute(_HOUSEHOLD_STATE).first()
     here.state = _state_of(here.settings, None if row is None else (row[0], row[1], row[2]))
     return here.state
 

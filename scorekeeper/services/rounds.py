@@ -40,6 +40,12 @@ R = TypeVar("R", Round, StoredRound)
 # no flush, for rows it holds as StoredRound).
 ROUNDS = db.metadata.tables["rounds"]
 ENTRIES = db.metadata.tables["entries"]
+# Their statements, each made once (the columns a row's parameters name are the ones set).
+_INSERT_ROUND = sa.insert(ROUNDS).returning(ROUNDS.c.id)
+_INSERT_ENTRIES = sa.insert(ENTRIES)
+_UPDATE_ROUND = sa.update(ROUNDS).where(ROUNDS.c.id == sa.bindparam("round_id"))
+_DELETE_ROUND = sa.delete(ROUNDS).where(ROUNDS.c.id == sa.bindparam("round_id"))
+_DELETE_ENTRIES = sa.delete(ENTRIES).where(ENTRIES.c.round_id == sa.bindparam("round_id"))
 
 # The most tiles one rack's entry can hold: 100 tiles of at most 3 characters, space-separated,
 # fit the 400 characters of entries.tiles (PostgreSQL refuses longer text with a 500).
@@ -90,9 +96,9 @@ def _parsed(body: RoundInput, settings: Settings) -> RoundRequest:
     return RoundRequest(entry, body.confirm, body.key, body.number)
 
 
-def _score(gs: GameSession, request: RoundRequest) -> ScoredRound:
+def _score(gs: GameSession, request: RoundRequest, settings: Settings) -> ScoredRound:
     players = [seat.name for seat in gs.seats]
-    return score_round(players, request.entry, Settings.from_dict(gs.rules), request.confirm)
+    return score_round(players, request.entry, settings, request.confirm)
 
 
 def _write_entries(gs: GameSession, rnd: Round, scored: ScoredRound) -> None:
@@ -130,11 +136,13 @@ def _entry_lines(scored: ScoredRound, played_with: str) -> dict[str, dict[str, A
 SAME_ROUND = ("rack_value", "tiles", "tile_count", "score")
 
 
-def _same_round(gs: GameSession, rnd: Round | StoredRound, request: RoundRequest) -> bool:
+def _same_round(
+    gs: GameSession, rnd: Round | StoredRound, request: RoundRequest, settings: Settings
+) -> bool:
     """Whether a request describes the stored round `rnd`: it would write what the round holds
     (flags taken as confirmed); one that no longer scores (a player renamed) is not."""
     try:
-        scored = _score(gs, RoundRequest(request.entry, True, None, None))
+        scored = _score(gs, RoundRequest(request.entry, True, None, None), settings)
     except RulesError:
         return False
     seat_id = {seat.name: seat.id for seat in gs.seats}
@@ -181,10 +189,10 @@ def add_round(session_id: int, body: object) -> Written:
     asked = read(RoundInput, body)
     with writing_rounds(session_id) as locked:
         gs, stored = locked.session, locked.rounds
-        request, seen = _parsed(asked, Settings.from_dict(gs.rules)), asked.version
+        request, seen = _parsed(asked, locked.settings), asked.version
         number = len(stored) + 1
         if request.key and (existing := _round_by_key(stored, request.key)):
-            if not _same_round(gs, existing, request):
+            if not _same_round(gs, existing, request, locked.settings):
                 raise key_reused(existing.number)
             locked.change = None  # the round was stored before: nothing changes
             number = existing.number
@@ -203,7 +211,7 @@ def _add(locked: Locked, request: RoundRequest, number: int, seen: int | None) -
             raise bad_request("The next round is round %(next)d.", "number", next=number)
     if seen is not None and (gs.numbering_version > seen or seen > gs.version):
         raise renumbered(number)
-    scored = _score(gs, request)
+    scored = _score(gs, request, locked.settings)
     if len(stored) >= gs.rounds_planned:
         raise RulesError.one(
             "session_complete",
@@ -214,18 +222,15 @@ def _add(locked: Locked, request: RoundRequest, number: int, seen: int | None) -
     stored.append(new)
     locked.change = round_change("round_added", number)
     new.version = locked.version
-    new.id = db.session.execute(
-        sa.insert(ROUNDS)
-        .values(
-            session_id=gs.id,
-            number=number,
-            ending=new.ending,
-            winner_seat_id=new.winner_seat_id,
-            idempotency_key=request.key,
-            version=new.version,
-        )
-        .returning(ROUNDS.c.id)
-    ).scalar_one()
+    row = {
+        "session_id": gs.id,
+        "number": number,
+        "ending": new.ending,
+        "winner_seat_id": new.winner_seat_id,
+        "idempotency_key": request.key,
+        "version": new.version,
+    }
+    new.id = db.session.execute(_INSERT_ROUND, row).scalar_one()
     _insert_entries(new)
 
 
@@ -248,7 +253,7 @@ def stored_round(
 def _insert_entries(rnd: StoredRound) -> None:
     """Store a round's entries, in one statement."""
     db.session.execute(
-        sa.insert(ENTRIES), [{"round_id": rnd.id, **vars(entry)} for entry in rnd.entries]
+        _INSERT_ENTRIES, [{"round_id": rnd.id, **vars(entry)} for entry in rnd.entries]
     )
 
 
@@ -312,18 +317,15 @@ def replace_round(session_id: int, number: int, body: object) -> Written:
     with writing_rounds(session_id, round_change("round_changed", number)) as locked:
         gs = locked.session
         old = _round_seen(locked, number, asked.version)
-        request = _parsed(asked, Settings.from_dict(gs.rules))
+        request = _parsed(asked, locked.settings)
         before = round_body(round_view(old, _names(gs)))
-        new = _stored(gs, _score(gs, request), number, old.idempotency_key)
+        new = _stored(gs, _score(gs, request, locked.settings), number, old.idempotency_key)
         new.id = old.id
         locked.rounds[locked.rounds.index(old)] = new
         new.version = locked.version
-        db.session.execute(sa.delete(ENTRIES).where(ENTRIES.c.round_id == old.id))
-        db.session.execute(
-            sa.update(ROUNDS)
-            .where(ROUNDS.c.id == old.id)
-            .values(ending=new.ending, winner_seat_id=new.winner_seat_id, version=new.version)
-        )
+        db.session.execute(_DELETE_ENTRIES, {"round_id": old.id})
+        changed = {"ending": new.ending, "winner_seat_id": new.winner_seat_id}
+        db.session.execute(_UPDATE_ROUND, {"round_id": old.id, **changed, "version": new.version})
         _insert_entries(new)
     return _written(locked, number, before=before)
 
@@ -400,7 +402,7 @@ def delete_round(session_id: int, number: int, version: int | None = None) -> De
         locked.rounds.remove(gone)
         for later in locked.rounds[number - 1 :]:
             later.number -= 1
-        db.session.execute(sa.delete(ROUNDS).where(ROUNDS.c.id == gone.id))  # entries cascade
+        db.session.execute(_DELETE_ROUND, {"round_id": gone.id})  # entries cascade
         if len(locked.rounds) >= number:
             _shift(gs.id, after=number, by=-1, expire=False)
     return Deleted(body, locked.stamp, locked.view)
@@ -427,8 +429,9 @@ def _insert(gs: GameSession, number: int, body: object) -> Round:
     """Put a round body in at `number` as it was stored before: its flags stay confirmed."""
     if not 1 <= number <= len(gs.rounds) + 1:
         raise bad_request("There is no place for round %(number)d.", "number", number=number)
-    request = parse_body(body, Settings.from_dict(gs.rules))
-    scored = _score(gs, RoundRequest(request.entry, True, None, None))
+    settings = Settings.from_dict(gs.rules)
+    request = parse_body(body, settings)
+    scored = _score(gs, RoundRequest(request.entry, True, None, None), settings)
     # Its idempotency key comes back with it, unless another round took it meanwhile.
     key = request.key if request.key and not _round_by_key(gs.rounds, request.key) else None
     _shift(gs.id, after=number - 1, by=1)
@@ -457,7 +460,7 @@ def undo_change(session_id: int, kind: str, number: int, body: object, version: 
             change = round_change("round_taken_back", number)
         elif kind == "edit":
             request = parse_body(body, settings)
-            scored = _score(gs, RoundRequest(request.entry, True, None, None))
+            scored = _score(gs, RoundRequest(request.entry, True, None, None), settings)
             written = _find_round(gs, number)
             _rewrite(gs, written, scored)
             change = round_change("round_changed_back", number)

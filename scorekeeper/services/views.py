@@ -158,10 +158,13 @@ def load_session(session_id: int, *, lock: bool = False) -> GameSession:
     return found
 
 
-def view_of(gs: GameSession, stored: Sequence[StoredRound] | None = None) -> SessionView:
+def view_of(
+    gs: GameSession, stored: Sequence[StoredRound] | None = None, settings: Settings | None = None
+) -> SessionView:
     """Turn the rows of a session into its table, standings included (its rounds as a write
-    read them, `stored`, or else its rounds as loaded with it)."""
-    settings = Settings.from_dict(gs.rules)
+    read them, `stored`, or else its rounds as loaded with it; `settings`: its rules, if read)."""
+    if settings is None:
+        settings = Settings.from_dict(gs.rules)
     names = {seat.id: seat.name for seat in gs.seats}
     rounds = [round_view(rnd, names) for rnd in (gs.rounds if stored is None else stored)]
     players = tuple(names.values())
@@ -208,14 +211,20 @@ def get_session(session_id: int) -> SessionView:
     return view_of(load_session(session_id))
 
 
+# The players' names of a session in seating order (made once).
+_SEATING = (
+    sa.select(Seat.name)
+    .where(Seat.session_id == sa.bindparam("session_id"))
+    .order_by(Seat.position)
+)
+
+
 def seating(session_id: int) -> tuple[str, ...]:
     """The players' names in seating order, in one small read (what a posted round form needs
     before the save, which reads the whole session itself), or NotFound."""
     if not 1 <= session_id <= MAX_ID:
         raise not_found("session", session_id)
-    names = db.session.scalars(
-        sa.select(Seat.name).where(Seat.session_id == session_id).order_by(Seat.position)
-    ).all()
+    names = db.session.connection().execute(_SEATING, {"session_id": session_id}).scalars().all()
     if not names:  # every session has its players
         raise not_found("session", session_id)
     return tuple(names)

@@ -13,7 +13,7 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import WRITE_OPTION, db
 from scorekeeper.models import HOUSEHOLD_ID, Entry, GameSession, Household, Round
-from scorekeeper.rules import Standings, standings
+from scorekeeper.rules import Settings, Standings, standings
 from scorekeeper.services import changes
 from scorekeeper.services.changes import Change
 from scorekeeper.services.errors import not_found
@@ -43,10 +43,12 @@ class Write:
 
 @dataclass
 class Locked:
-    """A write of a session's rounds (writing_rounds): what it read under the lock, the version
-    and change it makes, and, when the block ends, the table and stamp it left."""
+    """A write of a session's rounds (writing_rounds): what it read under the lock (its rules
+    read once), the version and change it makes, and, when the block ends, the table and stamp
+    it left."""
 
     session: GameSession
+    settings: Settings
     rounds: list[StoredRound]
     generation: str
     version: int
@@ -55,9 +57,21 @@ class Locked:
     stamp: Stamp = field(init=False)
 
 
-# The tables touch writes with statements of its own (Core: no ORM flush).
+# The tables touch writes with statements of its own (Core: no ORM flush), each statement
+# made once: a session's row (the columns its parameters name) and a seat's line.
 SESSIONS = db.metadata.tables["sessions"]
 SEATS = db.metadata.tables["seats"]
+_UPDATE_SESSION = sa.update(SESSIONS).where(SESSIONS.c.id == sa.bindparam("session_id"))
+_UPDATE_SEAT = sa.update(SEATS).where(SEATS.c.id == sa.bindparam("seat"))
+# The session's row locked for a write of its rounds, with its seats and the household's
+# generation (FOR UPDATE OF sessions on PostgreSQL).
+_LOCKED_SESSION = (
+    sa.select(GameSession, Household.generation)
+    .outerjoin(Household, Household.id == HOUSEHOLD_ID)
+    .where(GameSession.id == sa.bindparam("session_id"))
+    .options(so.selectinload(GameSession.seats))
+    .with_for_update(of=GameSession)
+)
 
 # A row of a session's table as touch derives its summary from it: (round number, seat id,
 # score, the round's winner seat id); seat and score None for a round without entries.
@@ -149,7 +163,7 @@ def touch(
         for column, value in values.items():
             setattr(gs, column, value)
     else:  # updated_at: by its column's onupdate
-        db.session.execute(sa.update(SESSIONS).where(SESSIONS.c.id == gs.id).values(values))
+        db.session.execute(_UPDATE_SESSION, {"session_id": gs.id, **values})
         for column, value in values.items():
             so.attributes.set_committed_value(gs, column, value)
     lines = seat_lines(names, table, rows)
@@ -159,7 +173,7 @@ def touch(
         if any(getattr(seat, column) != value for column, value in lines[seat.id].items())
     ]
     if changed:  # the seats whose line changed, in one batch of updates
-        db.session.execute(sa.update(SEATS).where(SEATS.c.id == sa.bindparam("seat")), changed)
+        db.session.execute(_UPDATE_SEAT, changed)
         for seat in gs.seats:
             for column, value in lines[seat.id].items():
                 so.attributes.set_committed_value(seat, column, value)
@@ -223,22 +237,17 @@ def writing_rounds(session_id: int, change: Change | None = GENERIC) -> Iterator
         if not 1 <= session_id <= MAX_ID:
             raise not_found("session", session_id)
         # The generation moves only with a restore or an import, which close the app first.
-        found = db.session.execute(
-            sa.select(GameSession, Household.generation)
-            .outerjoin(Household, Household.id == HOUSEHOLD_ID)
-            .where(GameSession.id == session_id)
-            .options(so.selectinload(GameSession.seats))
-            .with_for_update(of=GameSession)
-        ).first()
+        found = db.session.execute(_LOCKED_SESSION, {"session_id": session_id}).first()
         if found is None:
             raise not_found("session", session_id)
         gs = found[0]
         stored = stored_rounds(session_id)
-        locked = Locked(gs, stored, found[1] or "", gs.version + 1, change)
+        settings = Settings.from_dict(gs.rules)
+        locked = Locked(gs, settings, stored, found[1] or "", gs.version + 1, change)
         yield locked
         if locked.change is not None:
             touch(gs, locked.change, rows=table_rows(locked.rounds))
-        locked.view = view_of(gs, locked.rounds)
+        locked.view = view_of(gs, locked.rounds, settings)
         locked.stamp = Stamp(gs.id, gs.version, locked.generation)
         db.session.commit()
     except BaseException:

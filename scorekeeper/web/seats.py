@@ -9,7 +9,7 @@ import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from scorekeeper.rules.players import name_key
@@ -126,10 +126,16 @@ def initials(players: Sequence[str]) -> list[str]:
 
 def marks(players: Sequence[str]) -> list[Mark]:
     """Each player's mark, in seating order."""
-    return [
+    return list(_marks(tuple(players)))
+
+
+@lru_cache(maxsize=64)
+def _marks(players: tuple[str, ...]) -> tuple[Mark, ...]:
+    """marks, worked out once for each seating a process meets (a page draws them twice)."""
+    return tuple(
         Mark(name, mark, (seat % SEATS) + 1)
         for seat, (name, mark) in enumerate(zip(players, initials(players), strict=True))
-    ]
+    )
 
 
 def player_mark(name: str, seat: int | None) -> Mark:

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, url_for
 from flask_babel import format_number, gettext, ngettext, pgettext
+from markupsafe import Markup, escape
 
 from scorekeeper.network import home_network_url
 from scorekeeper.rules import Standings
@@ -36,6 +37,55 @@ def tone(total: int) -> str:
     """The one colour rule of scores and totals (static/table.css): `pos` (the winners' green)
     above zero, `neg` (the losers' red) below, `zero` (the text's colour) at zero."""
     return "pos" if total > 0 else "neg" if total < 0 else "zero"
+
+
+@bp.app_template_global()
+def score_rows(
+    view: SessionView, table: Standings, edit_href: Markup | None, edit_label: Markup | None
+) -> Markup:
+    """The rows of the score table's body (sessions/_table.html), each cell the round's score
+    alone (`edit_href` and `edit_label`, "%d" and "%(n)s" in them: each round's number a link):
+    drawn here, as a template loop over 180 cells costs more than the rest of the page."""
+    cards = view.settings.played_with == "cards"
+    flag = dropped_words = ""
+    parts: list[str] = []
+    for r in view.rounds:
+        number = r.number
+        if edit_href is None or edit_label is None:
+            parts.append(f"<tr><th>{number}")
+        else:
+            href, label = edit_href % (number,), edit_label % {"n": number}
+            parts.append(f'<tr><th><a href="{href}" aria-label="{label}">{number}</a>')
+        for p in view.players:
+            e = r.entries.get(p)
+            dropped = table.dropped[p] == number
+            # The body is `neg`: only the other cells say their tone.
+            cls = "dropped" if dropped else tone(e.score) if e else "neg"
+            parts.append("<td>" if cls == "neg" else f'<td class="{cls}">')
+            if not e:
+                continue
+            shown = signed(e.score)
+            parts.append(f"<s>{shown}</s>" if dropped else shown)
+            if e.flagged:
+                flag = flag or Markup(
+                    '<span class="flag" role="img" title="{0}" aria-label="{0}">⚠</span>'
+                ).format(Markup(gettext("confirmed unusual entry")))
+                parts.append(flag)
+            if dropped:
+                dropped_words = dropped_words or Markup(
+                    '<span class="visually-hidden"> {}</span>'
+                ).format(Markup(gettext("dropped")))
+                parts.append(dropped_words)
+            if e.tiles:
+                if cards:
+                    count = ngettext("%(num)s card", "%(num)s cards", e.tile_count or 0)
+                else:
+                    count = ngettext("%(num)s tile", "%(num)s tiles", e.tile_count or 0)
+                parts.append(
+                    f"<details><summary>{count}</summary>"
+                    f"<span>{escape(' '.join(e.tiles))}</span></details>"
+                )
+    return Markup("".join(parts))
 
 
 #: A place in the standings, shown under each total (six players at most).
