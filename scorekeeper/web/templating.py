@@ -43,9 +43,8 @@ def tone(total: int) -> str:
 def score_rows(
     view: SessionView, table: Standings, edit_href: Markup | None, edit_label: Markup | None
 ) -> Markup:
-    """The rows of the score table's body (sessions/_table.html), each cell the round's score
-    alone (`edit_href` and `edit_label`, "%d" and "%(n)s" in them: each round's number a link):
-    drawn here, as a template loop over 180 cells costs more than the rest of the page."""
+    """The rows of the score table's body (sessions/_table.html); `edit_href` ("%d") and
+    `edit_label` ("%(n)s") make each round's number a link. Why in Python: docs/DESIGN.md."""
     cards = view.settings.played_with == "cards"
     flag = dropped_words = ""
     parts: list[str] = []
