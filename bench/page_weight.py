@@ -11,24 +11,23 @@ import gzip
 import re
 import sys
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urljoin
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from common import machine, table  # noqa: E402
+from factories import PAGE_BUDGET, fullest_pages  # noqa: E402
 
 from scorekeeper.network import lan_addresses  # noqa: E402
 
-RAW_BUDGET = 30 * 1024
-GZIP_BUDGET = 10 * 1024
+RAW_BUDGET, GZIP_BUDGET = PAGE_BUDGET
 GZIP_LEVEL = 6  # Flask-Compress's default COMPRESS_LEVEL: what the app serves
 HOST = "localhost"
-SIX = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
-TILE_RACKS = (["r7", "k13", "j"], ["b1", "b2", "o11", "o12"], ["k5"], ["r10", "r11", "b3"])
 # Absolute URLs that name no place to fetch: XML namespaces and the like.
 NOT_FETCHED = ("http://www.w3.org/",)
 
@@ -130,71 +129,8 @@ def weigh(client, name: str, url: str) -> Weight:  # type: ignore[no-untyped-def
     parts = [page] + [fetch(client, src) for src in loads.styles + loads.scripts]
     hosts = [host for part in parts for host in other_hosts(part.raw.decode())]
     hosts += [src for src in loads.extras if other_hosts(f'"{src}')]
-    return Weight(name, url, parts, loads.extras, hosts, loads.later)
-
-
-def fill(client) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    """A six-player evening of 30 rounds (some racks as tiles) and a finished one; their ids."""
-    big = client.post(
-        "/api/v1/sessions",
-        json={
-            "name": "Friday at Łukasz's",
-            "players": SIX,
-            "rounds": 32,
-            "rules": {"tile_sets": 2, "seconds_per_turn": 60},
-        },
-    ).json["id"]
-    for number in range(1, 31):
-        winner = SIX[number % 6]
-        racks: dict[str, object] = {}
-        for seat, player in enumerate(p for p in SIX if p != winner):
-            if number % 4 == 0 and seat < 2:
-                racks[player] = TILE_RACKS[(number + seat) % len(TILE_RACKS)]
-            else:
-                racks[player] = (number * 7 + seat * 13) % 60 + 1
-        added = client.post(
-            f"/api/v1/sessions/{big}/rounds",
-            json={"ending": "went_out", "winner": winner, "racks": racks, "confirm": True},
-        )
-        assert added.status_code == 201, added.json
-    small = client.post(
-        "/api/v1/sessions",
-        json={"name": "Sunday", "players": ["Ann", "Bo", "Cy", "Di"], "rounds": 3},
-    ).json["id"]
-    for racks in ({"Bo": 22, "Cy": 55, "Di": 8}, {"Bo": 3, "Cy": 40, "Di": 12}):
-        client.post(
-            f"/api/v1/sessions/{small}/rounds",
-            json={"ending": "went_out", "winner": "Ann", "racks": racks},
-        )
-    client.post(
-        f"/api/v1/sessions/{small}/rounds",
-        json={"ending": "went_out", "winner": "Bo", "racks": {"Ann": 5, "Cy": 9, "Di": 20}},
-    )
-    return {"big": big, "small": small}
-
-
-def pages(client, ids: dict[str, int]) -> Iterator[tuple[str, str]]:  # type: ignore[no-untyped-def]
-    """Every page a person sees, with the URL that shows it at its fullest."""
-    big, small = ids["big"], ids["small"]
-    players = client.get("/players").get_data(as_text=True)
-    player = re.search(r'href="(/players/\d+)"', players)
-    yield "Home (sessions)", "/"
-    yield "New session", "/sessions/new"
-    yield "Session, 6 players, 30 rounds", f"/sessions/{big}"
-    yield "Session, finished", f"/sessions/{small}"
-    yield "Round form: add", f"/sessions/{big}/rounds/new"
-    yield "Round form: add, pool empty", f"/sessions/{big}/rounds/new?ending=pool_empty"
-    yield "Round form: edit (tiles)", f"/sessions/{big}/rounds/4/edit"
-    yield "Round: delete", f"/sessions/{big}/rounds/4/delete"
-    yield "Summary, 30 rounds", f"/sessions/{big}/summary"
-    yield "Turn clock", f"/sessions/{big}/clock"
-    yield "Turn clock: off", f"/sessions/{small}/clock"
-    yield "Table checker", "/tools/check"
-    yield "Players", "/players"
-    if player:
-        yield "A player", player[1]
-    yield "Access settings", "/access"
-    yield "Not found (404)", "/no-such-page"
+    extras = [urljoin(url, src) for src in loads.extras]  # the session page's are relative
+    return Weight(name, url, parts, extras, hosts, loads.later)
 
 
 def measure() -> tuple[list[Weight], list[Fetched], list[Fetched], list[str]]:
@@ -215,8 +151,7 @@ def measure() -> tuple[list[Weight], list[Fetched], list[Fetched], list[str]]:
         with app.app_context():
             db.create_all()  # the schema alone matters here, not how migrations reach it
         client = app.test_client()
-        ids = fill(client)
-        weights = [weigh(client, name, url) for name, url in pages(client, ids)]
+        weights = [weigh(client, name, url) for name, url in fullest_pages(client).items()]
         locked = create_app({**config, "PASSPHRASE": "tiles on the table"}, instance_path=folder)
         weights.append(weigh(locked.test_client(), "Sign in (passphrase set)", "/sign-in"))
         extras = sorted({src for weight in weights for src in weight.extras})

@@ -197,3 +197,51 @@ def sql_sent(app: Flask, *, transactions: bool = True) -> Iterator[list[str]]:
         yield sent
     finally:
         sa.event.remove(engine, "before_cursor_execute", record)
+
+
+# --- Every page at its fullest (tests/app/test_page_weight.py, bench/page_weight.py) ---------
+
+PAGE_BUDGET = (30 * 1024, 10 * 1024)  # bytes a page fetches: uncompressed, gzip (issue 6)
+SIX = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
+TILE_RACKS = (["r7", "k13", "j"], ["b1", "b2", "o11", "o12"], ["k5"], ["r10", "r11", "b3"])
+
+
+def fullest_pages(client: FlaskClient) -> dict[str, str]:
+    """Every page a person sees, by name, at its fullest: an evening of six players and 30 rounds
+    (every fourth with two racks as tiles), the turn clock on, and a finished evening of four."""
+    rules = {"tile_sets": 2, "seconds_per_turn": 60}
+    big = new_session(client, SIX, name="Friday at Łukasz's", rounds=32, rules=rules)
+    for number in range(1, 31):
+        winner = SIX[number % 6]
+        racks: dict[str, Rack] = {}
+        for seat, player in enumerate(p for p in SIX if p != winner):
+            if number % 4 == 0 and seat < 2:
+                racks[player] = TILE_RACKS[(number + seat) % len(TILE_RACKS)]
+            else:
+                racks[player] = (number * 7 + seat * 13) % 60 + 1
+        add_round(client, big, {**went_out(winner, **racks), "confirm": True})
+    small = new_session(client, ["Ann", "Bo", "Cy", "Di"], name="Sunday", rounds=3)
+    add_round(client, small, went_out("Ann", Bo=22, Cy=55, Di=8))
+    add_round(client, small, went_out("Ann", Bo=3, Cy=40, Di=12))
+    add_round(client, small, went_out("Bo", Ann=5, Cy=9, Di=20))
+    player = re.search(r'href="/players/(\d+)"', client.get("/players").get_data(as_text=True))
+    assert player, "no player's page is linked from /players"
+    return {
+        "Home (sessions)": "/",
+        "New session": "/sessions/new",
+        "Session, 6 players, 30 rounds": f"/sessions/{big}",
+        "Session, finished": f"/sessions/{small}",
+        "Round form: add": f"/sessions/{big}/rounds/new",
+        "Round form: add, pool empty": f"/sessions/{big}/rounds/new?ending=pool_empty",
+        "Round form: edit (tiles)": f"/sessions/{big}/rounds/4/edit",
+        "Round: delete": f"/sessions/{big}/rounds/4/delete",
+        "Summary, 30 rounds": f"/sessions/{big}/summary",
+        "Turn clock": f"/sessions/{big}/clock",
+        "Turn clock: off": f"/sessions/{small}/clock",
+        "Who starts": f"/sessions/{big}/who-starts",
+        "Table checker": "/tools/check",
+        "Players": "/players",
+        "A player": f"/players/{player[1]}",
+        "Access settings": "/access",
+        "Not found (404)": "/no-such-page",
+    }

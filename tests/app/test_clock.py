@@ -87,7 +87,7 @@ def test_clock_page_renders_the_countdown_for_a_session_with_seconds(
     assert "<script>" not in page  # the CSP forbids inline script: settings go in data-*
     assert "The turn clock is off" not in page
     table = text(client.get(f"/sessions/{sid}"))
-    assert f'href="/sessions/{sid}/clock">Turn clock · 90 s a turn' in table
+    assert f'href="{sid}/clock">Turn clock · 90 s a turn' in table
 
 
 @pytest.mark.parametrize(("sent", "stored"), [("60", 60), (" 120 ", 120), ("3", 3), ("0", 0)])
@@ -180,7 +180,7 @@ def test_who_starts_refuses_a_missing_or_impossible_draw(client: FlaskClient) ->
 
 def test_the_session_page_offers_who_starts_until_the_first_round(client: FlaskClient) -> None:
     sid = new_session(client, FOUR)  # no turn clock: the draw is still there
-    link = f'<a href="/sessions/{sid}/who-starts">Who starts?</a>'
+    link = f'<a href="{sid}/who-starts">Who starts?</a>'  # relative to the page
     assert link in text(client.get(f"/sessions/{sid}"))
     racks = {"ending": "went_out", "winner": "0", "rack_1": "5", "rack_2": "5", "rack_3": "5"}
     assert client.post(f"/sessions/{sid}/rounds/new", data=racks).status_code == 302

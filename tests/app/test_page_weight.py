@@ -12,15 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from factories import PAGE_BUDGET, fullest_pages
 from flask import Flask
 from flask.testing import FlaskClient
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = [pytest.mark.shared_app, pytest.mark.one_database]
 
-KB = 1024
-BUDGET = (30 * KB, 10 * KB)  # uncompressed, gzip
-SIX = ["Alexandra", "Bartholomew", "Cy", "Dorothea", "Eero", "Łukasz"]
 GZIP = {"Accept-Encoding": "gzip"}
 
 
@@ -56,54 +54,7 @@ def weigh(client: FlaskClient, url: str) -> Weight:
 
 @pytest.fixture
 def pages(app: Flask) -> dict[str, str]:
-    """Every page a person sees, at its fullest: six players, 30 rounds (some racks as tiles),
-    the turn clock on; a finished evening; the sign-in page behind a passphrase."""
-    client = app.test_client()
-    big = client.post(
-        "/api/v1/sessions",
-        json={"players": SIX, "rounds": 32, "rules": {"tile_sets": 2, "seconds_per_turn": 60}},
-    ).json["id"]
-    for number in range(1, 31):
-        winner = SIX[number % 6]
-        racks: dict[str, object] = {
-            p: (number * 7 + seat * 13) % 60 + 1
-            for seat, p in enumerate(p for p in SIX if p != winner)
-        }
-        if number % 4 == 0:
-            racks[next(p for p in SIX if p != winner)] = ["r7", "k13", "j", "b1", "o12"]
-        added = client.post(
-            f"/api/v1/sessions/{big}/rounds",
-            json={"ending": "went_out", "winner": winner, "racks": racks, "confirm": True},
-        )
-        assert added.status_code == 201, added.json
-    small = client.post(
-        "/api/v1/sessions", json={"players": ["Ann", "Bo", "Cy", "Di"], "rounds": 1}
-    ).json["id"]
-    client.post(
-        f"/api/v1/sessions/{small}/rounds",
-        json={"ending": "went_out", "winner": "Ann", "racks": {"Bo": 22, "Cy": 55, "Di": 8}},
-    )
-    player = re.search(r'href="(/players/\d+)"', client.get("/players").get_data(as_text=True))
-    assert player
-    return {
-        "home": "/",
-        "new session": "/sessions/new",
-        "session, 6 players, 30 rounds": f"/sessions/{big}",
-        "session, finished": f"/sessions/{small}",
-        "round form": f"/sessions/{big}/rounds/new",
-        "round form, pool empty": f"/sessions/{big}/rounds/new?ending=pool_empty",
-        "round form, edit": f"/sessions/{big}/rounds/4/edit",
-        "delete a round": f"/sessions/{big}/rounds/4/delete",
-        "summary, 30 rounds": f"/sessions/{big}/summary",
-        "turn clock": f"/sessions/{big}/clock",
-        "turn clock, off": f"/sessions/{small}/clock",
-        "who starts": f"/sessions/{big}/who-starts",
-        "table checker": "/tools/check",
-        "players": "/players",
-        "a player": player[1],
-        "access": "/access",
-        "not found": "/no-such-page",
-    }
+    return fullest_pages(app.test_client())
 
 
 @pytest.fixture
@@ -111,15 +62,15 @@ def weights(app: Flask, pages: dict[str, str], make_app: Callable[..., Flask]) -
     client = app.test_client()
     found = {name: weigh(client, url) for name, url in pages.items()}
     locked = make_app(PASSPHRASE="tiles on the table").test_client()
-    found["sign in"] = weigh(locked, "/sign-in")
+    found["Sign in (passphrase set)"] = weigh(locked, "/sign-in")
     return found
 
 
 def test_every_page_is_within_its_budget(weights: dict[str, Weight]) -> None:
     for name, weight in weights.items():
-        raw, sent = BUDGET
+        raw, sent = PAGE_BUDGET
         assert weight.raw <= raw, f"{name}: {weight.raw} bytes, over {raw} ({weight.files})"
         assert weight.sent <= sent, f"{name}: {weight.sent} bytes sent, over {sent}"
         assert any("/app." in file and file.endswith(".css") for file in weight.files), name
-        if name != "not found":  # Flask-Compress compresses 2xx answers only
+        if name != "Not found (404)":  # Flask-Compress compresses 2xx answers only
             assert weight.sent < weight.raw / 2, name  # sent compressed

@@ -320,8 +320,8 @@ def test_the_session_page_links_to_its_notes_names_and_rules(client: FlaskClient
     sid = new_session_by_form(client, FOUR)
     page = text(client.get(f"/sessions/{sid}"))
     for anchor, label in (("notes", "Add notes"), ("rename", "Rename a player")):
-        assert f'<a href="/sessions/{sid}/details#{anchor}">{label}</a>' in page
-    assert f'<a href="/sessions/{sid}/details#rules">Rules of this session</a>' in page
+        assert f'<a href="{sid}/details#{anchor}">{label}</a>' in page
+    assert f'<a href="{sid}/details#rules">Rules of this session</a>' in page
     assert "<textarea" not in page and "<dl" not in page  # they live on the details page
     details = text(client.get(f"/sessions/{sid}/details"))
     assert 'id="notes"' in details and 'id="rename"' in details and 'id="rules"' in details

@@ -68,7 +68,8 @@ def prepare_database(kind: str, directory: Path, *, fresh: bool = False) -> str:
         path = directory / "scorekeeper.sqlite"
         url = f"sqlite:///{path}"
         made = _MIGRATED.get(kind)
-        if made is not None and not fresh:
+        # (The copy is in the first caller's folder: a bench's is gone when its section ends.)
+        if made is not None and not fresh and Path(made).exists():
             shutil.copy2(made, path)  # the file's mode (0600) too
             return url
         upgrade(url)
