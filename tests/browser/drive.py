@@ -14,7 +14,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -159,25 +158,22 @@ class Phone:
         timeout: float = WAIT,
         seen: Callable[[], Any] | None = None,
     ) -> Any:
-        """Poll `check` until it gives something truthy; fail saying `what` (and what `seen`
-        reads then) after `timeout`."""
-        deadline = time.monotonic() + timeout
-        last: Any = None
-        while True:
-            try:
-                last = check()
-            except self._transient() as error:
-                last = error
-            else:
-                if last:
-                    return last
-            if time.monotonic() > deadline:
-                with suppress(*self._transient()):
-                    last = seen() if seen else last
-                raise AssertionError(
-                    f"{self.engine}: waited {timeout:.0f} s for {what}; saw {last!r}"
-                )
-            time.sleep(0.05)
+        """Wait until `check` gives something truthy (Selenium's WebDriverWait polls it, in either
+        engine); fail saying `what`, and what `seen` (else `check`) reads then, after `timeout`."""
+        from selenium.common.exceptions import TimeoutException
+        from selenium.webdriver.support.wait import WebDriverWait
+
+        transient = self._transient()
+        waiting = WebDriverWait(self, timeout, poll_frequency=0.05, ignored_exceptions=transient)
+        try:
+            return waiting.until(lambda _phone: check())
+        except TimeoutException:
+            last: Any = None
+            with suppress(*transient):
+                last = (seen or check)()
+            raise AssertionError(
+                f"{self.engine}: waited {timeout:.0f} s for {what}; saw {last!r}"
+            ) from None
 
     def find(self, css: str, name: str | None = None) -> Any:
         return self.run(FIND, css, name)
