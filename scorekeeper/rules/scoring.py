@@ -207,10 +207,11 @@ def _pool_winner(
 
     values = {p: racks[p].value for p in players}
     first, second = (counts, values) if fewest else (values, counts)
-    candidates = narrow(narrow(list(players), first), second)
+    tied = narrow(list(players), first)
+    candidates = narrow(tied, second)
     chosen = None if named is None else _winner_named(named, players)
     if chosen is not None and chosen not in candidates:
-        raise _wrong_winner(chosen, candidates, fewest)
+        raise _wrong_winner(chosen, candidates, fewest, len(candidates) < len(tied))
     if len(candidates) == 1:
         return candidates[0]
     if chosen is None:
@@ -224,11 +225,29 @@ def _pool_winner(
     return chosen
 
 
-def _wrong_winner(chosen: str, candidates: Sequence[str], fewest: bool) -> RulesError:
-    """One full sentence per case, so each can be translated whole."""
-    if len(candidates) == 1 and fewest:
+def _wrong_winner(chosen: str, candidates: Sequence[str], fewest: bool, broken: bool) -> RulesError:
+    """One full sentence per case, so each can be translated whole; `broken` when the second
+    key (the tile counts, or with fewest tiles the racks) settled a tie on the first."""
+    one = len(candidates) == 1
+    if broken and fewest and one:
+        template = N_(
+            "%(named)s cannot take the round: %(who)s has the fewest tiles with a lower rack."
+        )
+    elif broken and fewest:
+        template = N_(
+            "%(named)s cannot take the round: %(who)s have the fewest tiles with a lower rack."
+        )
+    elif broken and one:
+        template = N_(
+            "%(named)s cannot take the round: %(who)s has the lowest rack with fewer tiles."
+        )
+    elif broken:
+        template = N_(
+            "%(named)s cannot take the round: %(who)s have the lowest rack with fewer tiles."
+        )
+    elif fewest and one:
         template = N_("%(named)s cannot take the round: %(who)s has the fewest tiles.")
-    elif len(candidates) == 1:
+    elif one:
         template = N_("%(named)s cannot take the round: %(who)s has the lowest rack.")
     elif fewest:
         template = N_("%(named)s cannot take the round: %(who)s have the fewest tiles.")

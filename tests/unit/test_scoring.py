@@ -171,6 +171,53 @@ def test_pool_empty_named_winner_not_lowest() -> None:
     assert err.code == "wrong_winner"
 
 
+def test_pool_empty_named_winner_tied_on_rack_with_more_tiles() -> None:
+    # Once a bug: A's rack is as low as D's, so "D has the lowest rack" was untrue; D takes the
+    # round on fewer tiles, and the message says so (docs/RULES.md 6).
+    entry = {"racks": racks(A=8, B=22, C=55, D=8), "tile_counts": {"A": 3, "D": 2}}
+    err = refused(ABCD, "pool_empty", "A", **entry)
+    assert codes(err) == [("wrong_winner", "winner")]
+    assert err.message == "A cannot take the round: D has the lowest rack with fewer tiles."
+    err = refused(ABCD, "pool_empty", "B", **entry)
+    assert err.message == "B cannot take the round: D has the lowest rack with fewer tiles."
+    err = refused(
+        ABCD,
+        "pool_empty",
+        "A",
+        racks=racks(A=8, B=22, C=8, D=8),
+        tile_counts={"A": 3, "C": 2, "D": 2},
+    )
+    assert err.message == "A cannot take the round: C and D have the lowest rack with fewer tiles."
+
+
+def test_fewest_tiles_named_winner_tied_on_tiles_with_a_higher_rack() -> None:
+    entry = {"racks": racks(A=12, B=9, C=30), "tile_counts": {"A": 2, "B": 2, "C": 4}}
+    err = refused(ABCD[:3], "pool_empty", "A", settings=FEWEST, **entry)
+    assert codes(err) == [("wrong_winner", "winner")]
+    assert err.message == "A cannot take the round: B has the fewest tiles with a lower rack."
+    err = refused(
+        ABCD,
+        "pool_empty",
+        "A",
+        settings=FEWEST,
+        racks=racks(A=12, B=9, C=30, D=9),
+        tile_counts={"A": 2, "B": 2, "C": 4, "D": 2},
+    )
+    assert (
+        err.message == "A cannot take the round: B and D have the fewest tiles with a lower rack."
+    )
+    # Still tied after both, the message names the fewest tiles alone.
+    err = refused(
+        ABCD[:3],
+        "pool_empty",
+        "C",
+        settings=FEWEST,
+        racks=racks(A=9, B=9, C=30),
+        tile_counts={"A": 2, "B": 2, "C": 4},
+    )
+    assert err.message == "C cannot take the round: A and B have the fewest tiles."
+
+
 def test_pool_empty_named_winner_agrees() -> None:
     result = score(ABCD, "pool_empty", "D", racks=racks(A=10, B=22, C=55, D=8))
     assert result.scores == {"A": -2, "B": -14, "C": -47, "D": 63}
