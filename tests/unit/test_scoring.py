@@ -114,6 +114,22 @@ def test_pool_empty_difference_example() -> None:
     assert sum(result.scores.values()) == 0
 
 
+def test_pool_empty_tie_8_and_8() -> None:
+    # docs/RULES.md 6: racks A 8, B 22, C 55, D 8; D wins on fewer tiles, else the family picks.
+    tied = racks(A=8, B=22, C=55, D=8)
+    result = score(ABCD, "pool_empty", racks=tied, tile_counts={"A": 3, "D": 2})
+    assert result.winner == "D"
+    assert result.scores == {"A": 0, "B": -14, "C": -47, "D": 61}
+    err = refused(ABCD, "pool_empty", racks=tied)
+    assert codes(err) == [("tie", "winner")]
+    assert err.message == "A and D tie for the round: enter tile counts, or say who takes it."
+    result = score(ABCD, "pool_empty", "A", racks=tied)
+    assert result.scores == {"A": 61, "B": -14, "C": -47, "D": 0}
+    err = refused(ABCD, "pool_empty", "B", racks=tied)
+    assert codes(err) == [("wrong_winner", "winner")]
+    assert err.message == "B cannot take the round: A and D have the lowest rack."
+
+
 def test_pool_empty_tie_fewer_tiles_wins() -> None:
     result = score(
         ABCD[:3],
@@ -238,6 +254,19 @@ def test_fewest_tiles_wins_and_scores_as_went_out() -> None:
     assert result.scores == {"A": -10, "B": 40, "C": -30}
 
 
+def test_fewest_tiles_example() -> None:
+    # docs/RULES.md 6: racks A 10, B 22, C 55, D 8 with 1, 5, 9, 2 tiles.
+    result = score(
+        ABCD,
+        "pool_empty",
+        settings=FEWEST,
+        racks=racks(A=10, B=22, C=55, D=8),
+        tile_counts={"A": 1, "B": 5, "C": 9, "D": 2},
+    )
+    assert result.winner == "A"
+    assert result.scores == {"A": 85, "B": -22, "C": -55, "D": -8}
+
+
 def test_fewest_tiles_tie_broken_by_lower_rack() -> None:
     result = score(
         ABCD[:3],
@@ -339,6 +368,12 @@ def test_winner_bonus_went_out() -> None:
     assert sum(result.scores.values()) == 20  # not zero-sum
 
 
+def test_winner_bonus_50_racks_10_5_3() -> None:
+    # docs/RULES.md 6: "with a bonus of 50, racks 10, 5, 3 -> +50, -10, -5, -3".
+    result = score(ABCD, "went_out", "A", BONUS, racks=racks(B=10, C=5, D=3))
+    assert result.scores == {"A": 50, "B": -10, "C": -5, "D": -3}
+
+
 def test_winner_bonus_pool_empty() -> None:
     result = score(ABCD[:3], "pool_empty", settings=BONUS, racks=racks(A=5, B=10, C=20))
     assert result.scores == {"A": 50, "B": -5, "C": -15}
@@ -366,6 +401,17 @@ def test_rack_of_200_confirmed() -> None:
     result = score(["Ann", "Bo", "Cy"], "went_out", "Ann", confirm=True, racks=racks(Bo=200, Cy=3))
     assert result.flags == ("Bo",)
     assert result.scores == {"Ann": 203, "Bo": -200, "Cy": -3}
+
+
+def test_racks_200_5_3_flagged_then_confirmed() -> None:
+    # docs/RULES.md 6: racks 200, 5, 3 with A out -> B is flagged; confirmed: A +208.
+    entered = racks(B=200, C=5, D=3)
+    err = refused(ABCD, "went_out", "A", racks=entered)
+    assert codes(err) == [("confirm_required", "B")]
+    assert err.message == "B: 200 on the rack, more than 180. Right?"
+    result = score(ABCD, "went_out", "A", confirm=True, racks=entered)
+    assert result.flags == ("B",)
+    assert result.scores == {"A": 208, "B": -200, "C": -5, "D": -3}
 
 
 def test_rack_of_180_is_not_flagged() -> None:

@@ -82,6 +82,14 @@ def test_drop_worst_earliest_on_ties() -> None:
     assert table.totals == {"A": 0 - (-7), "B": 0 - (-9)}
 
 
+def test_drop_worst_example() -> None:
+    # docs/RULES.md 7: A +5, -3, -3 and B -5, +3, +3.
+    rounds = [{"A": 5, "B": -5}, {"A": -3, "B": 3}, {"A": -3, "B": 3}]
+    table = standings(["A", "B"], rounds, 3, drop_worst_round=True)
+    assert table.dropped == {"A": 2, "B": 1}
+    assert table.totals == {"A": 2, "B": 6}
+
+
 def test_drop_worst_removes_exactly_one_round() -> None:
     rounds = [{"A": 10, "B": -10}, {"A": 10, "B": -10}, {"A": 10, "B": -10}]
     table = standings(["A", "B"], rounds, 3, drop_worst_round=True)
