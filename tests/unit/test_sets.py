@@ -15,7 +15,7 @@ Readings = list[tuple[str, list[str], int]]
 
 # (id, tiles, settings overrides, valid, readings when valid / reason substring when invalid)
 SET_CASES: list[tuple[str, str, dict[str, Any], bool, Readings | str]] = [
-    # An early rule text gave r5 b5 J 21 points: three 5s make 15 (docs/RULES.md §8).
+    # An early rule text gave r5 b5 J 21 points: three 5s make 15 (docs/RULES.md §2).
     ("rules-group-r5-b5-J", "r5 b5 J", {}, True, [("group", ["k5", "r5", "b5"], 15)]),
     ("rules-repeated-colour", "r5 b5 k5 r5", {}, False, "red 5 appears twice"),
     ("rules-5-tile-group", "r5 b5 k5 o5 J", {}, False, "5 tiles cannot be a group"),
