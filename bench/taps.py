@@ -78,7 +78,7 @@ def served_app() -> Iterator[str]:
 
 
 # In every page, on the page's own clock: the last Enter, the new live part put in its place
-# (#live replaced: a MutationObserver), the frame that draws it (a task after its
+# (#live's data-version changed: a MutationObserver), the frame that draws it (a task after its
 # requestAnimationFrame, when that frame has been rendered) and the start of the frame after
 # (a second requestAnimationFrame: the "double frame"), and the resource timing of the POST.
 WATCH = """
@@ -89,8 +89,9 @@ document.addEventListener("keydown", (event) => {
 new MutationObserver((records) => {
   const bench = window.__bench;
   if (bench.enter === null || bench.swapped !== null) return;
-  const added = records.some((r) => Array.from(r.addedNodes).some((n) => n.id === "live"));
-  if (!added) return;
+  const changed = records.some((r) => (r.type === "attributes" && r.target.id === "live")
+    || Array.from(r.addedNodes).some((n) => n.id === "live"));
+  if (!changed) return;
   bench.swapped = performance.now();
   requestAnimationFrame(() => {
     const channel = new MessageChannel();
@@ -98,7 +99,9 @@ new MutationObserver((records) => {
     channel.port2.postMessage(null);
     requestAnimationFrame(() => { bench.nextFrame = performance.now(); });
   });
-}).observe(document, { childList: true, subtree: true });
+}).observe(document, {
+  childList: true, subtree: true, attributes: true, attributeFilter: ["data-version"],
+});
 """
 READ = """
 () => {

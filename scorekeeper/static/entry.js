@@ -392,7 +392,7 @@
      edit has none) typed in place follows a table that only lost rounds (none newer than the
      table it names): its number, version and title; a round added or changed since is for
      the server to ask about at Save (409). */
-  const renumber = (live, fresh) => {
+  const renumber = (live) => {
     const holder = live.querySelector("#entry");
     if (!holder) return;
     if (holder.hidden) {
@@ -401,13 +401,13 @@
     }
     strip(holder);
     const form = holder.querySelector("#round-form");
-    if (!form || !fresh.querySelector(".went-out")) return;
+    if (!form || !live.querySelector(".went-out")) return;
     const { number, version, key } = form.elements;
-    if (!key.value || Number(fresh.dataset.newest) > Number(version.value)) return;
-    number.value = fresh.dataset.next;
-    version.value = fresh.dataset.version;
+    if (!key.value || Number(live.dataset.newest) > Number(version.value)) return;
+    number.value = live.dataset.next;
+    version.value = live.dataset.version;
     const title = live.querySelector("#entry-title");
-    const roundOf = fresh.querySelector("#round-of");
+    const roundOf = live.querySelector("#round-of");
     if (title && roundOf) title.textContent = roundOf.textContent;
   };
 
@@ -438,7 +438,7 @@
      the round being typed brought up to date. */
   const shown = (live) => {
     bringIntoView(live);
-    renumber(live, live);
+    renumber(live);
   };
 
   /* The table a change of this phone's answered with, put in place (live.js), and what changed

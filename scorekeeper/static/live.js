@@ -13,7 +13,7 @@
 (() => {
   "use strict";
   const INTERVAL = 1250;
-  let live = document.getElementById("live");
+  const live = document.getElementById("live");
   const notice = document.getElementById("live-change");
   if (!live || !window.fetch) return;
 
@@ -74,16 +74,11 @@
 
   const refresh = (html) => {
     const fresh = parse(html);
-    if (!fresh) return;
-    const newEtag = fresh.dataset.etag || etag;
-    const newVersion = Number(fresh.dataset.version);
-    if (newEtag === etag) return;
+    if (!fresh || (fresh.dataset.etag || etag) === etag) return;
+    const before = version;
     swap(fresh);
-    const entry = window.ScorekeeperEntry;
-    if (entry) entry.renumber(live, fresh);
-    etag = newEtag;
-    if (newVersion !== version) tell(fresh.dataset.change);
-    version = newVersion;
+    if (window.ScorekeeperEntry) window.ScorekeeperEntry.renumber(live);
+    if (version !== before) tell(live.dataset.change);
   };
 
   /* Scripts fetched on demand, one after the other (a script's words come before it): the
@@ -111,47 +106,53 @@
     const fresh = parse(html);
     if (!fresh) return false;
     swap(fresh, !typing);
-    etag = fresh.dataset.etag || etag;
-    version = Number(fresh.dataset.version);
     if (notice) notice.textContent = "";
     return true;
   };
   window.ScorekeeperLive = { load, swap: mine };
 
-  /* The round being typed (#entry, static/entry.js) is moved into the new table's place for
-     it, never drawn again: what was typed, and the focus, stay. `saved`: it was just sent. */
-  const swap = (fresh, saved) => {
-    const focused = document.activeElement;
-    let focusKey = null;
-    const entry = live.querySelector("#entry");
-    const typing = entry && entry.contains(focused) ? focused : null;
-    const caret = typing && typing.selectionStart !== undefined ? [typing.selectionStart, typing.selectionEnd] : null;
-    if (focused && live.contains(focused) && !typing) {
-      focusKey = focused.getAttribute("href") || focused.textContent;
-    }
-    const place = fresh.querySelector("#entry");
-    if (entry && !saved && entry.childElementCount && !entry.hidden) {
-      if (place) place.replaceWith(entry);
-      else fresh.querySelector("#scores-table").after(entry);
-    } else if (entry && place) {
-      place.className = entry.className;
-    }
-    live.replaceWith(fresh);
-    live = fresh;
-    if (typing) {
-      typing.focus({ preventScroll: true });
-      try {
-        if (caret) typing.setSelectionRange(caret[0], caret[1]);
-      } catch (error) {
-        /* not a text field */
+  /* The new live part put over the old one node by node: what is the same stays as it was
+     (its layout, its focus), only what changed is drawn again. A child is matched by its tag
+     and id; an old child with an id the new part lacks goes. An image of another address is
+     a new image (a changed src would fetch at once the chart drawing that is not shown, which
+     lazy loading otherwise leaves). `keep`: the id of a part left as it is. */
+  const same = (old, fresh) => old.nodeName === fresh.nodeName && old.id === fresh.id
+    && (old.nodeName !== "IMG" || old.getAttribute("src") === fresh.getAttribute("src"));
+  const drop = (node) => {
+    const next = node.nextSibling;
+    node.remove();
+    return next;
+  };
+  const morph = (old, fresh, keep) => {
+    Array.from(old.attributes, ({ name }) => fresh.hasAttribute(name) || old.removeAttribute(name));
+    Array.from(fresh.attributes, ({ name, value }) => old.getAttribute(name) === value || old.setAttribute(name, value));
+    const ids = new Set(Array.from(fresh.children, (child) => child.id));
+    let at = old.firstChild;
+    for (const child of Array.from(fresh.childNodes)) {
+      while (at && at.id && !ids.has(at.id)) at = drop(at);
+      if (!at || !same(at, child)) {
+        old.insertBefore(child, at);
+        continue;
       }
+      if (at.id !== keep && !at.isEqualNode(child)) {
+        if (at.attributes) morph(at, child, keep);
+        else at.data = child.data;
+      }
+      at = at.nextSibling;
     }
-    if (focusKey !== null) {
-      const same = Array.from(live.querySelectorAll("a, button")).find(
-        (el) => (el.getAttribute("href") || el.textContent) === focusKey,
-      );
-      if (same) same.focus();
-    }
+    while (at) at = drop(at);
+  };
+
+  /* The round being typed (#entry, static/entry.js) is left as it is, never drawn again: what
+     was typed, and the focus, stay. `saved`: it was just sent. */
+  const swap = (fresh, saved) => {
+    const entry = live.querySelector("#entry");
+    const place = fresh.querySelector("#entry");
+    const typing = entry && place && !saved && entry.childElementCount && !entry.hidden;
+    if (entry && place && !typing) place.className = entry.className;
+    morph(live, fresh, typing ? "entry" : null);
+    etag = live.dataset.etag || etag;
+    version = Number(live.dataset.version);
   };
 
   const tell = (change) => {

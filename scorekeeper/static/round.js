@@ -10,6 +10,7 @@
   if (!form) return;
   const { jokerPenalty, winnerBonus, playedWith, keypad, tiles: tilesScript } = form.dataset;
   const penalty = parseInt(jokerPenalty, 10) || 0;
+  const SAVING_AFTER_MS = 400;
   const save = document.getElementById("save");
   const saveText = save.textContent;
   const preview = document.getElementById("preview");
@@ -206,7 +207,9 @@
     fetchFiles(fragment.dataset.entryScript).then(() => window.ScorekeeperEntry.follow(link) || page(), page);
   });
 
-  /* Save once: a second tap while the first is on its way does nothing. */
+  /* Save once: a second tap while the first is on its way does nothing. "Saving…" shows only
+     when the answer is slow to come: a quick save draws nothing before the new table, whose
+     frame a repaint of the form would otherwise delay. */
   form.addEventListener("submit", (event) => {
     if (form.dataset.sent) {
       event.preventDefault();
@@ -214,9 +217,10 @@
     }
     form.dataset.sent = "1";
     setTimeout(() => {
+      if (!form.dataset.sent) return;
       save.disabled = true;
       save.textContent = t("round_saving", "Saving…");
-    }, 0);
+    }, SAVING_AFTER_MS);
   });
   round.saveAgain = () => {
     delete form.dataset.sent;

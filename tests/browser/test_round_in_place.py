@@ -104,6 +104,37 @@ def test_the_last_round_saved_and_its_undo_are_brought_into_view(
     assert len(stored_rounds(live_server, session_id)) == 5
 
 
+# Marks on parts of the session page that a round saved leaves as they were: the live part
+# itself, the title, the first round's row and the chart's card.
+KEPT = ("#live", "#live h1", "#scores-table tbody tr", "#chart")
+MARK_KEPT = "for (const css of arguments[0]) document.querySelector(css).__kept = css; return true;"
+STILL_KEPT = "return arguments[0].filter((css) => document.querySelector(css).__kept === css);"
+
+
+def test_a_round_saved_draws_again_only_what_changed(phone: Phone, live_server: str) -> None:
+    """The new table is put over the old one node by node: what did not change (the title, the
+    rounds before, the chart's card) is the same element, so only the new row, the totals, the
+    message and the chart's image are laid out and painted again."""
+    session_id = session_with(live_server, rounds=3, planned=6)
+    phone.visit(f"{live_server}/sessions/{session_id}")
+    assert phone.run(MARK_KEPT, list(KEPT))
+    chart = "return document.querySelector('#chart img').getAttribute('src');"
+    drawn = phone.run(chart)
+    phone.tap(".went-out a", "Ann")
+    phone.wait_for(lambda: phone.focused() == "Bo", "the focus in Bo's rack")
+    for rack, then in (("5", "Cy"), ("6", "Di")):
+        phone.type(rack)
+        phone.press("Enter")
+        phone.wait_for(lambda then=then: phone.focused() == then, f"the focus in {then}'s rack")
+    phone.type("7")
+    phone.press("Enter")
+    phone.expect_shown("#undo-what", "Round 4 saved.")
+    phone.expect_first_lines("#scores-table tbody tr:nth-child(4) td", ["+18", "-5", "-6", "-7"])
+    assert phone.run(STILL_KEPT, list(KEPT)) == list(KEPT)
+    assert phone.run(chart) != drawn  # the new chart's image
+    assert phone.run("return document.querySelectorAll('#live').length;") == 1
+
+
 def test_a_round_opened_in_place_closes_with_cancel_or_escape(
     phone: Phone, live_server: str
 ) -> None:
