@@ -13,16 +13,6 @@ from scorekeeper.services.errors import not_found
 from scorekeeper.services.views import MAX_ID
 
 
-def session_version(session_id: int) -> int:
-    """The session's version alone: one small query, so "has it changed?" stays cheap."""
-    if not 1 <= session_id <= MAX_ID:
-        raise not_found("session", session_id)
-    version = db.session.scalar(sa.select(GameSession.version).where(GameSession.id == session_id))
-    if version is None:
-        raise not_found("session", session_id)
-    return version
-
-
 @dataclass(frozen=True)
 class Stamp:
     """What identifies a session's content: its id, its version and the household's generation

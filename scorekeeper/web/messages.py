@@ -89,10 +89,6 @@ def translate(problem: Problem) -> str:
         return problem.message
 
 
-def translate_all(problems: list[Problem]) -> list[str]:
-    return [translate(p) for p in problems]
-
-
 def problem_dict(problem: Problem) -> dict[str, str]:
     """The API's error shape (docs/DESIGN.md 3): the same `code`, the `message` translated."""
     out = problem.as_dict()

@@ -26,9 +26,8 @@ from flask.testing import FlaskClient
 from test_seats import contrast
 
 from scorekeeper.rules import RulesError
-from scorekeeper.services import rounds, sessions, stamps, views
+from scorekeeper.services import rounds, sessions, views
 from scorekeeper.services.documents import session_document
-from scorekeeper.services.errors import NotFound
 from scorekeeper.web.chart import DASHES, running_chart
 from scorekeeper.web.seats import colours, marks, palette
 
@@ -138,15 +137,6 @@ def test_an_unknown_session_is_404_with_or_without_if_none_match(client: FlaskCl
     assert missing.get_json()["errors"][0]["code"] == "not_found"
     huge = client.get(f"{API}/sessions/{10**12}", headers={"If-None-Match": "*"})
     assert huge.status_code == 404
-
-
-def test_session_version_service_reads_the_version(app: Flask, client: FlaskClient) -> None:
-    sid = new_session(client, FOUR)
-    add_round(client, sid, WENT_OUT)
-    with app.app_context():
-        assert stamps.session_version(sid) == views.get_session(sid).version == 2
-        with pytest.raises(NotFound):
-            stamps.session_version(sid + 1)
 
 
 # --- What changed -------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from scorekeeper.extensions import db
 from scorekeeper.models import GameSession
-from scorekeeper.services import backup, lists, rounds, sessions, stamps, views
+from scorekeeper.services import backup, lists, rounds, sessions, views
 
 # The tests share this worker's app per database (tests/conftest.py SharedApps).
 pytestmark = pytest.mark.shared_app
@@ -87,11 +87,13 @@ def test_every_write_keeps_the_summary_true(app: Flask) -> None:
         edited_from = rounds.round_body(rounds.get_round(dropping.id, 1))
         paper = {"Di": -5, "Eve": 5, "Finn": 0, "Gus": 0}
         rounds.replace_round(dropping.id, 1, {"ending": "scores", "scores": paper})
-        version = stamps.session_version(dropping.id)
+        version = views.get_session(dropping.id).version
         rounds.undo_change(dropping.id, "edit", 1, edited_from, version)
         assert_summaries_true()
         deleted = rounds.delete_round(dropping.id, 2).body
-        rounds.undo_change(dropping.id, "delete", 2, deleted, stamps.session_version(dropping.id))
+        rounds.undo_change(
+            dropping.id, "delete", 2, deleted, views.get_session(dropping.id).version
+        )
         assert_summaries_true()
 
         sessions.save_notes(evening.id, "Cake by Annie")

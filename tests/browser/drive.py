@@ -215,6 +215,14 @@ class Phone:
             " return c.textContent.trim();"
         )
 
+    def type_racks(self, racks: tuple[tuple[str, str], ...]) -> None:
+        """Type each rack and Enter, then wait for the focus in the next player's rack (named):
+        the next rack's digits go in only once the focus is there."""
+        for rack, then in racks:
+            self.type(rack)
+            self.press("Enter")
+            self.wait_for(lambda then=then: self.focused() == then, f"the focus in {then}'s rack")
+
     def expect_text(self, css: str, text: str, timeout: float = WAIT) -> None:
         self.wait_for(
             lambda: self.text(css) == text,

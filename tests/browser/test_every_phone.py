@@ -57,10 +57,7 @@ def test_an_evening(phone: Phone, live_server: str) -> None:
     phone.tap("a", "Add round")
     pick(phone, "Ann")
     phone.wait_for(lambda: phone.focused() == "Bo", "the focus in Bo's rack")
-    for rack, then in (("22", "Cy"), ("55", "Di")):
-        phone.type(rack)
-        phone.press("Enter")
-        phone.wait_for(lambda then=then: phone.focused() == then, f"the focus in {then}'s rack")
+    phone.type_racks((("22", "Cy"), ("55", "Di")))
     phone.type("8")
     phone.expect_text("#preview", "Ann +85: adds up to 0.")
     phone.press("Enter")

@@ -83,10 +83,7 @@ def test_the_last_round_saved_and_its_undo_are_brought_into_view(
     phone.run(MARK)
     phone.tap(".went-out a", "Bo")
     phone.wait_for(lambda: phone.focused() == "Ann", "the focus in Ann's rack")
-    for rack, then in (("5", "Cy"), ("6", "Di")):
-        phone.type(rack)
-        phone.press("Enter")  # the next rack's digits go in once the focus is there
-        phone.wait_for(lambda then=then: phone.focused() == then, f"the focus in {then}'s rack")
+    phone.type_racks((("5", "Cy"), ("6", "Di")))
     phone.type("7")
     phone.press("Enter")
     phone.expect_shown("#undo-what", "Round 6 saved.")
@@ -122,10 +119,7 @@ def test_a_round_saved_draws_again_only_what_changed(phone: Phone, live_server: 
     drawn = phone.run(chart)
     phone.tap(".went-out a", "Ann")
     phone.wait_for(lambda: phone.focused() == "Bo", "the focus in Bo's rack")
-    for rack, then in (("5", "Cy"), ("6", "Di")):
-        phone.type(rack)
-        phone.press("Enter")
-        phone.wait_for(lambda then=then: phone.focused() == then, f"the focus in {then}'s rack")
+    phone.type_racks((("5", "Cy"), ("6", "Di")))
     phone.type("7")
     phone.press("Enter")
     phone.expect_shown("#undo-what", "Round 4 saved.")
