@@ -22,7 +22,7 @@ from flask_babel import format_number, gettext, ngettext, pgettext
 from werkzeug.wrappers import Response
 
 from scorekeeper.network import home_network_url, qr_svg
-from scorekeeper.rules import RulesError, Setting, Settings
+from scorekeeper.rules import PRESETS, RulesError, Setting, Settings
 from scorekeeper.rules.numbers import whole_number
 from scorekeeper.rules.players import differing_rules, tile_sets_for
 from scorekeeper.services import lists, sessions, stamps, views
@@ -79,8 +79,9 @@ def new_session() -> str | Response | tuple[str, int]:
     defaults = {**carried.to_dict(), "preset": matching_preset(carried) or ""}
     page = NewSessionPage(carried, again)
     if request.method == "POST" and "use_preset" in request.form:
-        preset = request.form.get("preset", "standard")
-        form = NewSessionForm(formdata=with_preset(request.form, preset), data=defaults)
+        # The preset chosen, or with "" the rules carried over ("Our last settings").
+        chosen = PRESETS.get(request.form.get("preset", "standard"), carried)
+        form = NewSessionForm(formdata=with_preset(request.form, chosen), data=defaults)
         return page.render(form, [])
     if request.method == "GET" and again is not None:
         defaults.update({f"player_{i}": name for i, name in enumerate(again.players)})

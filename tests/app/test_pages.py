@@ -102,6 +102,15 @@ def test_preset_without_javascript_fills_the_rules_and_keeps_the_names(
     assert 'value="Cy"' in page
 
 
+def test_our_last_settings_without_javascript_fill_the_last_rules(client: FlaskClient) -> None:
+    # Once a bug: "Our last settings" and Use preset filled in the Standard rules.
+    new_session_by_form(client, FOUR, joker_penalty="25")
+    form = new_session_form(FOUR, preset="", use_preset="1", joker_penalty="30")
+    page = text(client.post("/sessions/new", data=form))
+    assert re.search(r'id="joker_penalty"[^>]*value="25"', page)
+    assert 'value="Cy"' in page
+
+
 def test_the_familys_last_settings_are_the_next_defaults(client: FlaskClient) -> None:
     new_session_by_form(client, FOUR, joker_penalty="25")
     page = text(client.get("/sessions/new"))

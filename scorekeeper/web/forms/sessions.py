@@ -152,9 +152,8 @@ class NewSessionForm(PageForm):
 add_settings(NewSessionForm)
 
 
-def with_preset(formdata: MultiDict[str, str], preset: str) -> MultiDict[str, str]:
+def with_preset(formdata: MultiDict[str, str], chosen: Settings) -> MultiDict[str, str]:
     """The submitted form with a preset's settings in place of the typed ones (no-JS path)."""
-    chosen = PRESETS.get(preset, PRESETS["standard"])
     updated = formdata.copy()
     for key, value in chosen.to_dict().items():
         updated.poplist(key)
