@@ -56,6 +56,18 @@ def on_screen(phone: Phone, css: str) -> None:
     )
 
 
+def went_out_in_place(phone: Phone, winner: str, number: int) -> None:
+    """Tap `winner` under "Who went out?" and type the others' racks 5, 6 and 7, Enter after
+    each (the last one saves), as a thumb does; then the round's message."""
+    first, *others = (player for player in PLAYERS if player != winner)
+    phone.tap(".went-out a", winner)
+    phone.wait_for(lambda: phone.focused() == first, f"the focus in {first}'s rack")
+    phone.type_racks(tuple(zip(("5", "6"), others, strict=True)))
+    phone.type("7")
+    phone.press("Enter")
+    phone.expect_shown("#undo-what", f"Round {number} saved.")
+
+
 def focused_message(phone: Phone) -> None:
     phone.wait_for(
         lambda: phone.run("return document.activeElement.id === 'change-message';"),
@@ -81,12 +93,7 @@ def test_the_last_round_saved_and_its_undo_are_brought_into_view(
     session_id = session_with(live_server, rounds=5, planned=6)
     phone.visit(f"{live_server}/sessions/{session_id}")
     phone.run(MARK)
-    phone.tap(".went-out a", "Bo")
-    phone.wait_for(lambda: phone.focused() == "Ann", "the focus in Ann's rack")
-    phone.type_racks((("5", "Cy"), ("6", "Di")))
-    phone.type("7")
-    phone.press("Enter")
-    phone.expect_shown("#undo-what", "Round 6 saved.")
+    went_out_in_place(phone, "Bo", 6)
     phone.wait_for(lambda: "Ann wins!" in phone.text(".announce"), "the evening's winner")
     for css in (".announce", "#change-message", "#scores-table tbody tr:nth-child(6)"):
         on_screen(phone, css)
@@ -117,12 +124,7 @@ def test_a_round_saved_draws_again_only_what_changed(phone: Phone, live_server: 
     assert phone.run(MARK_KEPT, list(KEPT))
     chart = "return document.querySelector('#chart img').getAttribute('src');"
     drawn = phone.run(chart)
-    phone.tap(".went-out a", "Ann")
-    phone.wait_for(lambda: phone.focused() == "Bo", "the focus in Bo's rack")
-    phone.type_racks((("5", "Cy"), ("6", "Di")))
-    phone.type("7")
-    phone.press("Enter")
-    phone.expect_shown("#undo-what", "Round 4 saved.")
+    went_out_in_place(phone, "Ann", 4)
     phone.expect_first_lines("#scores-table tbody tr:nth-child(4) td", ["+18", "-5", "-6", "-7"])
     assert phone.run(STILL_KEPT, list(KEPT)) == list(KEPT)
     assert phone.run(chart) != drawn  # the new chart's image
