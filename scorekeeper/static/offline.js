@@ -74,8 +74,8 @@
   };
 
   /* Keep a round: one entry per key (saving the same form again replaces it), and a second
-     new round typed offline for the same session is numbered after the first. round.js shows
-     "Saving…" after a tap: the round is kept, so Save works again. */
+     new round typed offline for the same session is numbered after the first. round.js takes
+     no second tap once one is sent ("Saving…" if it is slow): the round is kept, so Save works again. */
   const keep = (entry) => {
     const others = queue().filter((e) => e.id !== entry.id && !e.refused);
     const highest = Math.max(0, ...others.filter((e) => e.session === entry.session).map((e) => e.number));

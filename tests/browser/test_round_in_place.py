@@ -286,3 +286,35 @@ def test_the_scores_stay_in_sight_while_a_round_is_typed(page: Page, live_server
     expect(page.locator("#entry")).not_to_contain_text("Round 6 of 8")
     expect(page.get_by_text("Who went out?", exact=True).locator("visible=true")).to_have_count(1)
     expect(page.locator("#entry .racks details")).to_be_hidden()
+
+
+def test_a_slow_save_says_saving(page_without_worker: Page, live_server: str) -> None:
+    """A quick save draws nothing before the new table; one whose answer is slow to come says
+    "Saving…" on its button, which takes no second tap, until the table arrives."""
+    page = page_without_worker
+    session_id = session_with(live_server, rounds=0, planned=3)
+    held: list[Any] = []  # the POST of the round, answered when the test lets it through
+
+    def hold(route: Any) -> None:
+        if route.request.method == "POST":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(lambda url: "/rounds/new" in url, hold)
+    page.goto(f"{live_server}/sessions/{session_id}")
+    page.locator(".went-out").get_by_role("link", name="Ann").tap()
+    for name in ("Bo", "Cy"):
+        expect(page.get_by_role("textbox", name=name, exact=True)).to_be_focused()
+        page.keyboard.type("5")
+        page.keyboard.press("Enter")
+    expect(page.get_by_role("textbox", name="Di", exact=True)).to_be_focused()
+    page.keyboard.type("7")
+    page.keyboard.press("Enter")
+    save = page.locator("#entry #save")
+    expect(save).to_have_text("Saving…")
+    expect(save).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#undo-what")).to_have_text("Round 1 saved.")
+    assert stored_rounds(live_server, session_id)[0]["scores"]["Ann"] == 17
