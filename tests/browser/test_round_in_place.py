@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drive import Phone
+from drive import ChromiumPhone, Phone
 from factories import add_round, new_session, stored_rounds, went_out
 from playwright.sync_api import Page, expect
 
@@ -56,15 +56,20 @@ def on_screen(phone: Phone, css: str) -> None:
     )
 
 
-def went_out_in_place(phone: Phone, winner: str, number: int) -> None:
+def type_went_out(phone: Phone, winner: str) -> None:
     """Tap `winner` under "Who went out?" and type the others' racks 5, 6 and 7, Enter after
-    each (the last one saves), as a thumb does; then the round's message."""
+    each (the last one saves), as a thumb does."""
     first, *others = (player for player in PLAYERS if player != winner)
     phone.tap(".went-out a", winner)
     phone.wait_for(lambda: phone.focused() == first, f"the focus in {first}'s rack")
     phone.type_racks(tuple(zip(("5", "6"), others, strict=True)))
     phone.type("7")
     phone.press("Enter")
+
+
+def went_out_in_place(phone: Phone, winner: str, number: int) -> None:
+    """A went-out round typed in place (`type_went_out`), then the round's message."""
+    type_went_out(phone, winner)
     phone.expect_shown("#undo-what", f"Round {number} saved.")
 
 
@@ -303,18 +308,11 @@ def test_a_slow_save_says_saving(page_without_worker: Page, live_server: str) ->
 
     page.route(lambda url: "/rounds/new" in url, hold)
     page.goto(f"{live_server}/sessions/{session_id}")
-    page.locator(".went-out").get_by_role("link", name="Ann").tap()
-    for name in ("Bo", "Cy"):
-        expect(page.get_by_role("textbox", name=name, exact=True)).to_be_focused()
-        page.keyboard.type("5")
-        page.keyboard.press("Enter")
-    expect(page.get_by_role("textbox", name="Di", exact=True)).to_be_focused()
-    page.keyboard.type("7")
-    page.keyboard.press("Enter")
+    type_went_out(ChromiumPhone(page), "Ann")
     save = page.locator("#entry #save")
     expect(save).to_have_text("Saving…")
     expect(save).to_be_disabled()
     assert len(held) == 1
     held[0].continue_()
     expect(page.locator("#undo-what")).to_have_text("Round 1 saved.")
-    assert stored_rounds(live_server, session_id)[0]["scores"]["Ann"] == 17
+    assert stored_rounds(live_server, session_id)[0]["scores"]["Ann"] == 18
