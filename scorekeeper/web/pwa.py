@@ -89,6 +89,7 @@ def service_worker() -> Response:
         current=current,
         static_prefix=url_for("static", filename=""),
         sign_out=url_for("access.sign_out"),
+        sessions=url_for("sessions.show", session_id=0).removesuffix("0") + "*",
         offline_page=render_template("pwa/offline.html"),
     )
     response = Response(script, mimetype="application/javascript")

@@ -139,3 +139,33 @@ def test_an_open_session_survives_a_wifi_blip(page: Page, live_server: str) -> N
     page.goto(f"{live_server}/sessions/{session_id}/clock")
     expect(page.get_by_role("heading", name="No network")).to_be_visible()
     page.context.set_offline(False)
+
+
+def test_a_save_in_place_goes_straight_to_the_server(page: Page, live_server: str) -> None:
+    """The worker's static route (templates/pwa/sw.js): a round saved in place, and the poll,
+    go to the network without waking the worker; its own files still come through it."""
+    session_id = new_session(live_server, THREE, rounds=3)
+    session_url = f"{live_server}/sessions/{session_id}"
+    page.goto(session_url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.reload()
+    assert page.evaluate("!!navigator.serviceWorker.controller")
+
+    page.get_by_role("region", name="Who went out?").get_by_role("link", name="Ann").tap()
+    expect(page.get_by_role("textbox", name="Bo", exact=True)).to_be_focused()
+    page.keyboard.type("10")
+    page.keyboard.press("Enter")
+    page.keyboard.type("20")
+    page.keyboard.press("Enter")
+    expect(page.locator("#undo-what")).to_have_text("Round 1 saved.")
+    page.wait_for_function(  # the poll after the save, with the save's POST in the list
+        "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/table'))"
+    )
+    routed = page.evaluate(
+        """() => Object.fromEntries(performance.getEntriesByType("resource").map((e) =>
+             [new URL(e.name).pathname, e.workerMatchedSourceType]))"""
+    )
+    assert routed[f"/sessions/{session_id}/rounds/new"] == "network"
+    assert routed[f"/sessions/{session_id}/table"] == "network"
+    scripts = [path for path in routed if path.startswith("/static/")]
+    assert scripts and all(routed[path] == "" for path in scripts)

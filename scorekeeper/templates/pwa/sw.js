@@ -13,9 +13,20 @@ const SHELL_FILES = {{ shell|tojson }};
 const CURRENT = {{ current|tojson }}; // plain URL -> its fingerprinted URL now
 const STATIC_PREFIX = {{ static_prefix|tojson }};
 const SIGN_OUT = {{ sign_out|tojson }};
+const SESSIONS = {{ sessions|tojson }}; // a URL pattern: every session's own addresses
 const OFFLINE_PAGE = {{ offline_page|tojson }};
 
 self.addEventListener("install", (event) => {
+  /* The page's own requests of a session (a round saved, changed or deleted in place, the
+     poll, a round's form) go straight to the server: this worker has nothing to do with them,
+     and waking it for each cost a few milliseconds a save. Where routes are not known
+     (Safari), the fetch listener below lets them pass as before. */
+  if (event.addRoutes) {
+    event.addRoutes({
+      condition: { requestMode: "cors", urlPattern: { pathname: SESSIONS } },
+      source: "network",
+    });
+  }
   event.waitUntil(
     caches.open(SHELL)
       .then((cache) => cache.addAll(SHELL_FILES))
