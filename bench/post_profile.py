@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "serve
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from common import median, table  # noqa: E402
-from server_harness import HOST, MAKE_RUN, Server, hidden_fields, prepare_database  # noqa: E402
+from server_harness import HOST, MAKE_RUN, Server, hidden_fields, serving  # noqa: E402
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 ROUNDS_BEFORE = 12  # the table the family looks at mid-evening
@@ -96,14 +96,11 @@ class Phone:
 
 @contextmanager
 def served_app() -> Iterator[Server]:
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch)
-        server = Server(MAKE_RUN, prepare_database("sqlite", folder), folder / "server.log")
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        serving(MAKE_RUN, "sqlite", Path(scratch)) as server,
+    ):
+        yield server
 
 
 def racks(seed: int) -> dict[str, str]:

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from common import median, table, version_of  # noqa: E402
 from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, Thumb  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
-from server_harness import HOST, MAKE_RUN, Server, prepare_database  # noqa: E402
+from server_harness import HOST, MAKE_RUN, serving  # noqa: E402
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 GOAL_MS = 30
@@ -71,14 +71,11 @@ TITLES = {
 def served_app() -> Iterator[str]:
     """The app as `make run` serves it (scorekeeper/serve.py: waitress, in a process of its
     own) on a fresh SQLite file made by `flask db upgrade`, on 127.0.0.1."""
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch)
-        server = Server(MAKE_RUN, prepare_database("sqlite", folder), folder / "server.log")
-        server.start()
-        try:
-            yield f"http://{HOST}:{server.port}"
-        finally:
-            server.stop()
+    with (
+        tempfile.TemporaryDirectory() as scratch,
+        serving(MAKE_RUN, "sqlite", Path(scratch)) as server,
+    ):
+        yield f"http://{HOST}:{server.port}"
 
 
 # In every page, on the page's own clock: the last Enter, the new live part put in its place

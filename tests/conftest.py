@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import let_go, with_tables
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from postgres_databases import empty_tables, fresh_postgres_url
@@ -234,9 +235,7 @@ def app(
         instance_path=str(tmp_path / "instance"),
     )
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    let_go(app)
 
 
 @pytest.fixture(scope="module", params=DATABASES)
@@ -257,12 +256,8 @@ def module_app(
     app = create_app(
         {**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url}, instance_path=str(folder / "instance")
     )
-    with app.app_context():
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    with with_tables(app):
+        yield app
 
 
 @pytest.fixture
@@ -276,9 +271,7 @@ def migrated_app(database_url: str, tmp_path: Path) -> Iterator[Flask]:
     upgrade = app.test_cli_runner().invoke(args=["db", "upgrade"])
     assert upgrade.exit_code == 0, upgrade.output
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    let_go(app)
 
 
 @pytest.fixture
@@ -316,6 +309,4 @@ def make_app(app: Flask, tmp_path: Path) -> Iterator[Callable[..., Flask]]:
 
     yield make
     for other in made:
-        with other.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        let_go(other)

@@ -179,6 +179,24 @@ def error_next_to(page: str, field_id: str) -> str:
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE")
 
 
+def let_go(app: Flask) -> None:
+    """Close `app`'s database session and connections: the end of a test's app."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@contextmanager
+def with_tables(app: Flask) -> Iterator[Flask]:
+    """`app` with its tables made by create_all; let go at the end."""
+    with app.app_context():
+        db.create_all()
+    try:
+        yield app
+    finally:
+        let_go(app)
+
+
 @contextmanager
 def sql_sent(app: Flask, *, transactions: bool = True) -> Iterator[list[str]]:
     """Every SQL statement the app's engine sends inside the block (an SQLAlchemy

@@ -645,60 +645,57 @@ def test_body_too_large_is_413(client: FlaskClient) -> None:
         problems(response, 413)
 
 
+# Each a request the API answers with a JSON problem and writes nothing for: an address it
+# does not know (404 not_found), or a method the address does not take (405).
+NOT_FOUND = [
+    ("GET", "/api/v1/sessions/999"),
+    ("GET", "/api/v1/sessions/99999999999999999999999"),
+    ("POST", "/api/v1/sessions/999/rounds"),
+    ("POST", "/api/v1/sessions/999/extend"),
+    ("GET", "/api/v1/sessions/999/rounds/1"),
+    ("PUT", "/api/v1/sessions/999/rounds/1"),
+    ("DELETE", "/api/v1/sessions/999/rounds/1"),
+    ("GET", "/api/v1/sessions/{sid}/rounds/2"),
+    ("PUT", "/api/v1/sessions/{sid}/rounds/2"),
+    ("DELETE", "/api/v1/sessions/{sid}/rounds/2"),
+    ("GET", "/api/v1/sessions/{sid}/rounds/0"),
+    ("GET", "/api/v1/sessions/{sid}/rounds/99999999999999999999"),
+    ("GET", "/api/v1/nowhere"),
+    ("GET", "/api/v1/sessions/Sunday"),
+    ("GET", "/api/v1/sessions/-1"),
+    ("POST", "/api/v1/rules/nothing"),
+]
+WRONG_METHOD = [
+    ("DELETE", "/api/v1/sessions"),
+    ("PUT", "/api/v1/sessions/{sid}"),
+    ("GET", "/api/v1/sessions/{sid}/extend"),
+    ("GET", "/api/v1/sessions/{sid}/rounds"),
+    ("PATCH", "/api/v1/sessions/{sid}/rounds/1"),
+    ("POST", "/api/v1/sessions/{sid}/rounds/1"),
+    ("GET", "/api/v1/rules/set"),
+    ("POST", "/api/v1/openapi.json"),
+]
+
+
 @pytest.mark.parametrize(
-    ("method", "url"),
-    [
-        ("GET", "/api/v1/sessions/999"),
-        ("GET", "/api/v1/sessions/99999999999999999999999"),
-        ("POST", "/api/v1/sessions/999/rounds"),
-        ("POST", "/api/v1/sessions/999/extend"),
-        ("GET", "/api/v1/sessions/999/rounds/1"),
-        ("PUT", "/api/v1/sessions/999/rounds/1"),
-        ("DELETE", "/api/v1/sessions/999/rounds/1"),
-        ("GET", "/api/v1/sessions/{sid}/rounds/2"),
-        ("PUT", "/api/v1/sessions/{sid}/rounds/2"),
-        ("DELETE", "/api/v1/sessions/{sid}/rounds/2"),
-        ("GET", "/api/v1/sessions/{sid}/rounds/0"),
-        ("GET", "/api/v1/sessions/{sid}/rounds/99999999999999999999"),
-        ("GET", "/api/v1/nowhere"),
-        ("GET", "/api/v1/sessions/Sunday"),
-        ("GET", "/api/v1/sessions/-1"),
-        ("POST", "/api/v1/rules/nothing"),
-    ],
+    ("method", "url", "status", "code"),
+    [(method, url, 404, "not_found") for method, url in NOT_FOUND]
+    + [(method, url, 405, "method_not_allowed") for method, url in WRONG_METHOD],
 )
-def test_unknown_is_404_json(client: FlaskClient, method: str, url: str) -> None:
+def test_unknown_or_wrong_method_is_json(
+    client: FlaskClient, method: str, url: str, status: int, code: str
+) -> None:
     session_id = new_session(client, PLAYERS)
     add_round(client, session_id, WENT_OUT)
     with nothing_written(client, session_id):
         response = client.open(url.format(sid=session_id), method=method, json=PAPER)
-        assert codes(problems(response, 404)) == ["not_found"]
+        assert codes(problems(response, status)) == [code]
 
 
 def test_unknown_session_in_a_tool_is_404(client: FlaskClient) -> None:
     for session in (999, 10**30):
         response = client.post(f"{API}/rules/rack", json={"tiles": ["r7"], "session": session})
         assert codes(problems(response, 404)) == ["not_found"]
-
-
-@pytest.mark.parametrize(
-    ("method", "url"),
-    [
-        ("DELETE", "/api/v1/sessions"),
-        ("PUT", "/api/v1/sessions/{sid}"),
-        ("GET", "/api/v1/sessions/{sid}/extend"),
-        ("GET", "/api/v1/sessions/{sid}/rounds"),
-        ("PATCH", "/api/v1/sessions/{sid}/rounds/1"),
-        ("POST", "/api/v1/sessions/{sid}/rounds/1"),
-        ("GET", "/api/v1/rules/set"),
-        ("POST", "/api/v1/openapi.json"),
-    ],
-)
-def test_wrong_method_is_405_json(client: FlaskClient, method: str, url: str) -> None:
-    session_id = new_session(client, PLAYERS)
-    add_round(client, session_id, WENT_OUT)
-    with nothing_written(client, session_id):
-        response = client.open(url.format(sid=session_id), method=method, json=PAPER)
-        assert codes(problems(response, 405)) == ["method_not_allowed"]
 
 
 def test_405_names_the_allowed_methods(client: FlaskClient) -> None:

@@ -185,42 +185,58 @@ def test_run_wrap_toggle_makes_12_13_1_valid(client: FlaskClient) -> None:
     assert 'action="/tools/check?rules=chosen&amp;run_wrap=y' in html
 
 
-def test_meld_check_makes_the_minimum(client: FlaskClient) -> None:
-    response, verdict = post_page(client, "meld", meld="r10 b10 J\nk1 k2 k3")
-    assert response.status_code == 200
-    assert verdict.startswith("Makes the initial meld — 36 points; the minimum is 30.")
-    assert "r10 b10 J : group k10 r10 b10 · 30 points" in verdict
-    assert "k1 k2 k3 : run k1 k2 k3 · 6 points" in verdict
+# The initial-meld check: what is typed (and the rules' query), the answer's status, how its
+# verdict begins and what else it says.
+STANDARD = ""
+MIN_25 = "?rules=chosen&jokers_retrievable=y&tile_sets=1&min_initial_meld=25"
+MELDS = {
+    "makes-the-minimum": (
+        STANDARD,
+        "r10 b10 J\nk1 k2 k3",
+        200,
+        "Makes the initial meld — 36 points; the minimum is 30.",
+        ["r10 b10 J : group k10 r10 b10 · 30 points", "k1 k2 k3 : run k1 k2 k3 · 6 points"],
+    ),
+    "the-highest-reading": (
+        STANDARD,
+        "o9 J J",
+        200,
+        "Makes the initial meld — 30 points; the minimum is 30.",
+        ["run o9 o10 o11 · 30 points (the highest of 4 readings)"],
+    ),
+    "not-enough": (
+        STANDARD,
+        "r1 r2 r3",
+        200,
+        "Not enough — These sets make 6 points; the initial meld needs 30.",
+        [],
+    ),
+    "an-invalid-set": (
+        STANDARD,
+        "r10 b10 J\nk1 k2 k4",
+        200,
+        "Not a valid meld — Set 2 is not valid: black 1, black 2, black 4",
+        ["k1 k2 k4 : not valid"],
+    ),
+    "a-bad-tile": (STANDARD, "r10 b10 q", 422, "“q” is not a tile", []),
+    "the-minimum-chosen": (
+        MIN_25,
+        "r8 b8 o8",
+        200,
+        "Not enough — These sets make 24 points; the initial meld needs 25.",
+        [],
+    ),
+}
 
 
-def test_meld_check_uses_the_highest_reading(client: FlaskClient) -> None:
-    _, verdict = post_page(client, "meld", meld="o9 J J")
-    assert verdict.startswith("Makes the initial meld — 30 points; the minimum is 30.")
-    assert "run o9 o10 o11 · 30 points (the highest of 4 readings)" in verdict
-
-
-def test_meld_check_not_enough(client: FlaskClient) -> None:
-    response, verdict = post_page(client, "meld", meld="r1 r2 r3")
-    assert response.status_code == 200
-    assert verdict.startswith("Not enough — These sets make 6 points; the initial meld needs 30.")
-
-
-def test_meld_check_with_an_invalid_set(client: FlaskClient) -> None:
-    _, verdict = post_page(client, "meld", meld="r10 b10 J\nk1 k2 k4")
-    assert verdict.startswith("Not a valid meld — Set 2 is not valid: black 1, black 2, black 4")
-    assert "k1 k2 k4 : not valid" in verdict
-
-
-def test_meld_check_bad_tile(client: FlaskClient) -> None:
-    response, verdict = post_page(client, "meld", meld="r10 b10 q")
-    assert response.status_code == 422
-    assert verdict.startswith("“q” is not a tile")
-
-
-def test_meld_minimum_toggle(client: FlaskClient) -> None:
-    query = "?rules=chosen&jokers_retrievable=y&tile_sets=1&min_initial_meld=25"
-    _, verdict = post_page(client, "meld", query, meld="r8 b8 o8")
-    assert "Not enough — These sets make 24 points; the initial meld needs 25." in verdict
+@pytest.mark.parametrize(("query", "meld", "status", "begins", "says"), MELDS.values(), ids=MELDS)
+def test_meld_check(
+    client: FlaskClient, query: str, meld: str, status: int, begins: str, says: list[str]
+) -> None:
+    response, verdict = post_page(client, "meld", query, meld=meld)
+    assert response.status_code == status
+    assert verdict.startswith(begins)
+    assert all(part in verdict for part in says), verdict
 
 
 def test_meld_minimum_out_of_range_is_said_by_its_field(client: FlaskClient) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from factories import let_go
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -150,9 +151,7 @@ def drawings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[st
         for code in LANGUAGES:
             client.set_cookie("lang", code)
             drawn[code].append(pages(client, sid, player_id=1))
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        let_go(app)
     return drawn
 
 

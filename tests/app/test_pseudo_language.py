@@ -26,7 +26,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from factories import new_session_form, went_out_form
+from factories import let_go, new_session_form, went_out_form, with_tables
 from flask import Flask, render_template, request
 from flask.testing import FlaskClient
 
@@ -145,12 +145,8 @@ def pseudo_app(pseudo_translations: Path, tmp_path: Path) -> Iterator[Flask]:
         app.config["ANSWERED"].add(request.endpoint)
         return response
 
-    with app.app_context():
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    with with_tables(app):
+        yield app
     forget_translations(app)
 
 
@@ -623,9 +619,7 @@ def test_the_household_gate_speaks_the_phones_language(
         assert not visit.unexpected, visit.unexpected
         assert not findings.found, "English on a page of another language:\n" + findings.report()
     finally:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        let_go(app)
         forget_translations(app)
 
 

@@ -7,14 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_harness import (
-    DATABASES,
-    RUN_TALLY,
-    SERVER_KINDS,
-    Server,
-    assert_clean_log,
-    prepare_database,
-)
+from server_harness import DATABASES, RUN_TALLY, SERVER_KINDS, Server, serving
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -51,19 +44,13 @@ def live_server(
     """One running server for a module's tests, stopped (process group) at the end; its log
     must be free of tracebacks."""
     directory = tmp_path_factory.mktemp(f"{server_kind}-{server_database}")
-    url = prepare_database(server_database, directory)
-    server = Server(server_kind, url, directory / "server.log").start()
-    try:
+    with serving(server_kind, server_database, directory) as server:
         yield server
-    finally:
-        server.stop()
     tally = server.tally
     print(
         f"\n[{server_kind}/{server_database}] requests fired {tally.fired}, "
         f"by status {dict(sorted(tally.statuses.items()))}, 5xx {tally.server_errors}"
     )
-    assert tally.server_errors == 0
-    assert_clean_log(server)
 
 
 @pytest.fixture(scope="session", autouse=True)

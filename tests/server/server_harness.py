@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.parse
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,6 +110,20 @@ def _empty_at_head(url: str) -> bool:
         return True
     finally:
         engine.dispose()
+
+
+@contextlib.contextmanager
+def serving(kind: str, database: str, directory: Path, **options: Any) -> Iterator[Server]:
+    """A server of `kind` on a fresh `database` ("sqlite" or "postgresql") made in `directory`,
+    stopped at the end, when it must have answered no 5xx and logged no trouble."""
+    url = prepare_database(database, directory)
+    server = Server(kind, url, directory / "server.log", **options).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+    assert server.tally.server_errors == 0
+    assert_clean_log(server)
 
 
 def assert_clean_log(server: Server) -> None:

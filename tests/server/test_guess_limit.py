@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 from factories import csrf_token
-from server_harness import Reply, Server, assert_clean_log, at_once, prepare_database
+from server_harness import Reply, Server, at_once, serving
 
 PASSPHRASE = "tiles on the table"
 WRONG = "jokers are wild"
@@ -35,21 +35,12 @@ def locked_server(
 ) -> Iterator[Server]:
     """A server whose household passphrase is set by its configuration."""
     directory = tmp_path_factory.mktemp(f"guesses-{guess_server_kind}-{server_database}")
-    url = prepare_database(server_database, directory)
     kind = "gunicorn" if guess_server_kind.startswith("gunicorn") else guess_server_kind
-    server = Server(
-        kind,
-        url,
-        directory / "server.log",
-        settings={"SCOREKEEPER_PASSPHRASE": PASSPHRASE},
-        **KINDS[guess_server_kind],
-    ).start()
-    try:
+    settings = {"SCOREKEEPER_PASSPHRASE": PASSPHRASE}
+    with serving(
+        kind, server_database, directory, settings=settings, **KINDS[guess_server_kind]
+    ) as server:
         yield server
-    finally:
-        server.stop()
-    assert server.tally.server_errors == 0
-    assert_clean_log(server)
 
 
 @pytest.fixture

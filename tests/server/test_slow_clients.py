@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from server_harness import HOST, MAKE_RUN, Server, assert_clean_log, prepare_database
+from server_harness import HOST, MAKE_RUN, Server, serving
 
 SLOW_CLIENTS = 45
 IDLE_KEEP_ALIVE = 60  # ten phones, six connections each
@@ -38,14 +38,8 @@ POLL_EVERY_S = 1.25  # static/live.js
 
 @pytest.fixture(scope="module")
 def make_run_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    directory = tmp_path_factory.mktemp("make-run")
-    server = Server(MAKE_RUN, prepare_database("sqlite", directory), directory / "server.log")
-    server.start()
-    try:
+    with serving(MAKE_RUN, "sqlite", tmp_path_factory.mktemp("make-run")) as server:
         yield server
-    finally:
-        server.stop()
-    assert_clean_log(server)
 
 
 def _connect(server: Server) -> socket.socket:
