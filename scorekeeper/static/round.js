@@ -143,17 +143,18 @@
 
   /* Enter moves to the next player's field shown; on the last one it saves (asking where
      fields are laid out only of those after this one: none on the last, whose Enter saves at
-     once). */
+     once). The save is the form's submit event without the browser's submission around it,
+     which lays the page out before the round is even sent (milliseconds on a slow phone);
+     when no script takes the event, the form posts as a page. */
   form.addEventListener("keydown", (event) => {
     const input = event.target;
     const kind = (input.name || "").split("_")[0];
     if (event.key !== "Enter" || !KINDS.includes(kind)) return;
     const group = fields(kind).filter((f) => !f.disabled);
     const next = group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
-    if (next) {
-      event.preventDefault();
-      next.focus();
-    }
+    event.preventDefault();
+    if (next) next.focus();
+    else if (form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }))) form.submit();
   });
 
   /* Racks typed as tiles need letters: a switch from the number pad to the keyboard, which
