@@ -143,9 +143,12 @@
 
   /* Enter moves to the next player's field shown; on the last one it saves (asking where
      fields are laid out only of those after this one: none on the last, whose Enter saves at
-     once). The save is the form's submit event without the browser's submission around it,
-     which lays the page out before the round is even sent (milliseconds on a slow phone);
-     when no script takes the event, the form posts as a page. */
+     once). Enter there and Save send the form's submit event without the browser's
+     submission around it, which lays the page out before the round is even sent
+     (milliseconds on a slow phone); when no script takes the event, the form posts as a page. */
+  const send = () => {
+    if (form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }))) form.submit();
+  };
   form.addEventListener("keydown", (event) => {
     const input = event.target;
     const kind = (input.name || "").split("_")[0];
@@ -154,7 +157,11 @@
     const next = group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
     event.preventDefault();
     if (next) next.focus();
-    else if (form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }))) form.submit();
+    else send();
+  });
+  save.addEventListener("click", (event) => {
+    event.preventDefault();
+    send();
   });
 
   /* Racks typed as tiles need letters: a switch from the number pad to the keyboard, which
