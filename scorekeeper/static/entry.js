@@ -279,6 +279,13 @@
       clearTimeout(timer);
     }
     const html = await response.text();
+    if (response.ok) {
+      // Saved: the fields have nothing more to tell (taking away the one typed in would send
+      // the form a change), and the focus leaves them now, before the new table is put in,
+      // when it costs nothing to draw.
+      form.addEventListener("change", (event) => event.stopImmediatePropagation(), true);
+      if (form.contains(document.activeElement)) document.activeElement.blur();
+    }
     if (response.ok && swapped(html)) {
       tell("entry-saved");
       close(holder);
