@@ -137,7 +137,8 @@
   const done = () => {
     clearTimeout(timer);
     timer = null;
-    if (typing) forget();
+    // After the frame that shows the new table, which it would otherwise delay.
+    if (typing) requestAnimationFrame(() => setTimeout(forget));
     typing = false;
   };
   document.addEventListener("scorekeeper:entry-saved", done);
