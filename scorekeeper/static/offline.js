@@ -104,7 +104,6 @@
   addEventListener("pageshow", freshKey);
 
   form.addEventListener("submit", (event) => {
-    if (event.defaultPrevented) return; // a second tap while the first is on its way
     event.preventDefault();
     const entry = entryOf();
     const keepIt = () => keep(entry);

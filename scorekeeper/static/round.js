@@ -10,7 +10,6 @@
   if (!form) return;
   const { jokerPenalty, winnerBonus, playedWith, keypad, tiles: tilesScript } = form.dataset;
   const penalty = parseInt(jokerPenalty, 10) || 0;
-  const SAVING_AFTER_MS = 400;
   const save = document.getElementById("save");
   const saveText = save.textContent;
   const preview = document.getElementById("preview");
@@ -141,14 +140,9 @@
     fetchFiles(form.dataset.typo).then(() => window.ScorekeeperTypo(round), () => {});
   }
 
-  /* Enter moves to the next player's field shown; on the last one it saves (asking where
+  /* Enter moves to the next player's field shown; on the last one it taps Save (asking where
      fields are laid out only of those after this one: none on the last, whose Enter saves at
-     once). Enter there and Save send the form's submit event without the browser's
-     submission around it, which lays the page out before the round is even sent
-     (milliseconds on a slow phone); when no script takes the event, the form posts as a page. */
-  const send = () => {
-    if (form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }))) form.submit();
-  };
+     once). */
   form.addEventListener("keydown", (event) => {
     const input = event.target;
     const kind = (input.name || "").split("_")[0];
@@ -157,11 +151,7 @@
     const next = group.slice(group.indexOf(input) + 1).find((f) => f.offsetParent !== null);
     event.preventDefault();
     if (next) next.focus();
-    else send();
-  });
-  save.addEventListener("click", (event) => {
-    event.preventDefault();
-    send();
+    else save.click();
   });
 
   /* Racks typed as tiles need letters: a switch from the number pad to the keyboard, which
@@ -215,20 +205,22 @@
     fetchFiles(fragment.dataset.entryScript).then(() => window.ScorekeeperEntry.follow(link) || page(), page);
   });
 
-  /* Save once: a second tap while the first is on its way does nothing. "Saving…" shows only
-     when the answer is slow to come: a quick save draws nothing before the new table, whose
-     frame a repaint of the form would otherwise delay. */
-  form.addEventListener("submit", (event) => {
-    if (form.dataset.sent) {
-      event.preventDefault();
-      return;
-    }
+  /* Save, once: a second tap while the first is on its way does nothing. It sends the form's
+     submit event without the browser's submission around it, which lays the page out before
+     the round is even sent (milliseconds on a slow phone); when no script takes the event,
+     the form posts as a page. "Saving…" shows only when no answer came in 400 ms: a quick
+     save draws nothing before the new table, whose frame a repaint of the form would
+     otherwise delay. */
+  save.addEventListener("click", (event) => {
+    event.preventDefault();
+    if (form.dataset.sent) return;
     form.dataset.sent = "1";
     setTimeout(() => {
       if (!form.dataset.sent) return;
       save.disabled = true;
       save.textContent = t("round_saving", "Saving…");
-    }, SAVING_AFTER_MS);
+    }, 400);
+    if (form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }))) form.submit();
   });
   round.saveAgain = () => {
     delete form.dataset.sent;

@@ -66,7 +66,7 @@
     yes.addEventListener("change", () => {
       const preview = form.querySelector("#preview");
       if (yes.checked && (preview.classList.contains("ok") || !preview.textContent)) {
-        form.requestSubmit(form.querySelector("#save"));
+        form.querySelector("#save").click();
       }
     });
     form.addEventListener("input", ask);
