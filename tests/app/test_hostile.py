@@ -1212,12 +1212,10 @@ def api_posts(sid: int, odd: Any) -> dict[str, tuple[str, Any]]:
     [*ODD_NUMBERS.values(), 10**4000, -(10**4000)],
     ids=[*ODD_NUMBERS, "10**4000", "-10**4000"],
 )
-def test_every_number_of_the_api_refuses_odd_digits(
-    client: FlaskClient, app: Flask, sid: int, field: str, odd: Any
-) -> None:
-    url, body = api_posts(sid, odd)[field]
-    with nothing_written(client, app):
-        response = client.post(url.format(sid=sid), json=body)
+def test_every_number_of_the_api_refuses_odd_digits(table: Table, field: str, odd: Any) -> None:
+    url, body = api_posts(table.sid, odd)[field]
+    with left_as_made(table):
+        response = table.app.test_client().post(url.format(sid=table.sid), json=body)
     assert response.status_code in (400, 404, 422), response.status_code
     if response.status_code != 404:  # a session id past every id is not found
         assert problems(response, response.status_code)
