@@ -293,6 +293,26 @@ def test_the_scores_stay_in_sight_while_a_round_is_typed(page: Page, live_server
     expect(page.locator("#entry .racks details")).to_be_hidden()
 
 
+def test_a_save_tells_the_form_no_change_as_it_goes(phone: Phone, live_server: str) -> None:
+    """The last Enter saves without the browser's own form submission (which sent the rack a
+    change first), and the saved form's fields go without sending it one: its preview and
+    typo question are not worked out again on the way out (static/round.js, entry.js)."""
+    session_id = session_with(live_server, rounds=0, planned=3)
+    phone.visit(f"{live_server}/sessions/{session_id}")
+    phone.tap(".went-out a", "Ann")
+    phone.wait_for(lambda: phone.focused() == "Bo", "the focus in Bo's rack")
+    phone.type_racks((("5", "Cy"), ("6", "Di")))
+    phone.type("7")
+    phone.run(
+        "window.__changes = 0; document.getElementById('round-form')"
+        ".addEventListener('change', () => { window.__changes += 1; }); return true;"
+    )
+    phone.press("Enter")
+    phone.expect_shown("#undo-what", "Round 1 saved.")
+    assert phone.run("return window.__changes;") == 0
+    assert len(stored_rounds(live_server, session_id)) == 1
+
+
 def test_a_slow_save_says_saving(page_without_worker: Page, live_server: str) -> None:
     """A quick save draws nothing before the new table; one whose answer is slow to come says
     "Saving…" on its button, which takes no second tap, until the table arrives."""
