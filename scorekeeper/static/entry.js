@@ -113,7 +113,7 @@
     const first = (css, test = () => true) => Array.from(form.querySelectorAll(css)).find((el) => shown(el) && test(el));
     const fields = 'input[name^="rack_"], input[name^="score_"]';
     const target = (fault && (first("[aria-invalid=true]") || first(".has-error input")))
-      || first("input[autofocus]")
+      || first("input[data-autofocus]")
       || (!form.querySelector('input[name="winner"]:checked') && first('.pick:not([hidden]) input[name="winner"]'))
       || first(fields, (el) => !el.value)
       || first(fields);
@@ -153,15 +153,20 @@
   };
 
   /* Put a fragment where the entry goes; `values` carried over from the form it replaces. It
-     is shown, and typed in, only once its scripts run: before, its field with autofocus would
-     take the keys, and an Enter there post the round as a page. `ready`: kept hidden for the
-     next tap on a name (nothing is put in place while a round is open). */
+     is shown, and typed in, only once its scripts run: before, an Enter would post the round
+     as a page. The field the server chose is focused here (focusIn), not by its autofocus,
+     which WebKit may act on later, once typing has begun elsewhere. `ready`: kept hidden for
+     the next tap on a name (nothing is put in place while a round is open). */
   const place = async (holder, html, { values = [], fault = false, ready = false } = {}) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
     const fresh = doc.getElementById("entry-fragment");
     if (!fresh) return false;
     if (ready && !holder.hidden) return true;
     const adopted = document.importNode(fresh, true);
+    adopted.querySelectorAll("[autofocus]").forEach((field) => {
+      field.removeAttribute("autofocus");
+      field.dataset.autofocus = "";
+    });
     adopted.style.visibility = "hidden"; // in its place, but neither seen nor focusable yet
     const old = holder.querySelector("#entry-fragment");
     if (old) old.replaceWith(adopted);
