@@ -313,6 +313,19 @@ def test_a_save_tells_the_form_no_change_as_it_goes(phone: Phone, live_server: s
     assert len(stored_rounds(live_server, session_id)) == 1
 
 
+def test_a_round_opened_in_place_keeps_no_autofocus(phone: Phone, live_server: str) -> None:
+    """A round's form fetched at the tap (before the next one was made ready) comes with the
+    server's autofocus: in place it is dropped and the field focused at once, since WebKit
+    acted on it late, after the first Enter, and a rack's digits landed in the first field."""
+    session_id = session_with(live_server, rounds=0, planned=3)
+    phone.visit(f"{live_server}/sessions/{session_id}")
+    phone.tap(".went-out a", "Bo")
+    phone.wait_for(lambda: phone.focused() == "Ann", "the focus in Ann's rack")
+    assert phone.run("return document.querySelectorAll('#entry [autofocus]').length;") == 0
+    phone.type_racks((("5", "Cy"), ("6", "Di")))
+    assert phone.value("Ann") == "5"
+
+
 def test_a_slow_save_says_saving(page_without_worker: Page, live_server: str) -> None:
     """A quick save draws nothing before the new table; one whose answer is slow to come says
     "Saving…" on its button, which takes no second tap, until the table arrives."""
