@@ -108,7 +108,8 @@
   window.ScorekeeperText = { t, tn, formatter, number: (n) => numbers.format(n) };
 })();
 
-/* Register the service worker (data-service-worker of this script's tag, /sw.js): it keeps
+/* Register the service worker (data-service-worker of this script's tag, /sw.js?lang=…, the
+   page's language: a page in another language installs the worker with its words): it keeps
    the app shell and the last good copy of each page on this phone, so an open session
    survives a Wi-Fi blip. Browsers allow service workers only over https or on localhost;
    elsewhere the app works as before without one. */

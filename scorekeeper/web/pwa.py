@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 
-from flask import Blueprint, Response, render_template, url_for
+from flask import Blueprint, Response, render_template, request, url_for
 from flask_babel import gettext
 
 from scorekeeper.web.assets import ON_DEMAND, Asset, shelf, words_of
-from scorekeeper.web.i18n import languages
+from scorekeeper.web.i18n import LANGUAGE_VARY, current_locale, languages
 
 bp = Blueprint("pwa", __name__)
 
@@ -57,24 +57,26 @@ def web_manifest() -> Response:
     body = json.dumps(manifest(), indent=2, ensure_ascii=False)
     response = Response(body, mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "no-cache"
-    response.headers["Vary"] = "Accept-Language"  # its description is in the phone's language
+    response.headers["Vary"] = LANGUAGE_VARY  # its description is in the phone's language
     return response
 
 
-def shell_files() -> list[Asset]:
+def shell_files(lang: str) -> list[Asset]:
     """The static files of the app shell, in a stable order, and the words of each script
-    fetched on demand in every language (so the tile keypad speaks the page's language offline)."""
+    fetched on demand in `lang`, the language of the pages (the tile keypad speaks it offline).
+    Another language picked in the footer is another worker, installed by the next page."""
     assets = shelf().assets
     files = [found for name, found in sorted(assets.items()) if name.endswith(SHELL_SUFFIXES)]
-    words = [words_of(name, lang) for name in ON_DEMAND if name in assets for lang in languages()]
-    return files + words
+    return files + [words_of(name, lang) for name in ON_DEMAND if name in assets]
 
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker: caches the shell, serves pages network-first with the last good
-    copy as fallback. Never cached itself, so a new version is picked up at once."""
-    files = shell_files()
+    copy as fallback. Never cached itself, so a new version is picked up at once. Pages
+    register it with their language (`?lang=`); without one, the phone's."""
+    lang = request.args.get("lang", "")
+    files = shell_files(lang if lang in languages() else current_locale())
     digest = hashlib.sha256()
     for found in files:
         digest.update(f"{found.name}:{found.digest}\n".encode())
@@ -94,4 +96,5 @@ def service_worker() -> Response:
     )
     response = Response(script, mimetype="application/javascript")
     response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = LANGUAGE_VARY  # its words are the phone's language's
     return response

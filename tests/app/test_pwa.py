@@ -89,7 +89,7 @@ def test_the_service_worker_is_served_at_the_root(client: FlaskClient) -> None:
         "round_keypad.js",
         "keypad.css",
         "offline_send.js",
-        "words/fr/round_keypad.js",
+        "words/en/round_keypad.js",
         "icons/icon-192.png",
     ):
         assert any(re.fullmatch(fingerprinted(wanted), url) for url in shell), wanted
@@ -110,6 +110,37 @@ def test_the_service_worker_is_served_at_the_root(client: FlaskClient) -> None:
     assert "<script" not in offline_page
 
 
+def test_the_worker_keeps_the_words_of_the_pages_language(client: FlaskClient) -> None:
+    """The words of the scripts fetched on demand, in the language of the pages only: a page
+    registers the worker with its language, and a French page's worker keeps French words and
+    no other language's (another worker than an English page's: a language picked in the
+    footer installs it at the next page). Asked without one, the phone's language."""
+    french_page = client.get("/", headers={"Accept-Language": "fr"}).text
+    assert 'data-service-worker="/sw.js?lang=fr"' in french_page
+    words = re.compile(r"/static/words/(\w+)/")
+    version = re.compile(r'const VERSION = "([0-9a-f]+)";')
+    kept, versions = {}, {}
+    for asked, headers in (
+        ("/sw.js?lang=en", {}),
+        ("/sw.js?lang=fr", {}),
+        ("/sw.js", {"Accept-Language": "fr"}),
+        ("/sw.js?lang=xx", {}),
+    ):
+        script = client.get(asked, headers=headers).text
+        shell = re.search(r"const SHELL_FILES = (\[.*?\]);", script)[1]
+        kept[asked] = set(words.findall(shell))
+        versions[asked] = version.search(script)[1]
+    assert kept == {
+        "/sw.js?lang=en": {"en"},
+        "/sw.js?lang=fr": {"fr"},
+        "/sw.js": {"fr"},
+        "/sw.js?lang=xx": {"en"},
+    }
+    assert versions["/sw.js?lang=en"] != versions["/sw.js?lang=fr"]
+    vary = client.get("/sw.js").headers["Vary"]
+    assert "Accept-Language" in vary and "Cookie" in vary
+
+
 def test_the_worker_changes_when_the_shell_does(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
@@ -128,7 +159,7 @@ def test_pages_link_the_manifest_and_register_the_worker(client: FlaskClient) ->
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert re.search(
-        rf'<script src="{fingerprinted("app.js")}" data-service-worker="/sw.js">', page
+        rf'<script src="{fingerprinted("app.js")}" data-service-worker="/sw.js\?lang=en">', page
     )
     assert '<meta name="theme-color"' in page
     base = (TEMPLATES / "base.html").read_text(encoding="utf-8")
