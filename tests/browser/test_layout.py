@@ -1,7 +1,9 @@
 """The layout check: every screen a family meets, as `make screenshots` takes them (the evening
 and the screens of docs/make_screenshots.py, a round open in place and each keypad open among
-them), at 360×640 and 390×844, light and dark (one load a screen and size: the phone's theme
-switched in place), in Chromium. A screen fails on sideways scroll,
+them), at 360×640 and 390×844, light and dark, in Chromium: one load a screen, opened at
+360×640 (the narrowest, where a screen is tightest), then the phone's theme switched and its
+window widened to 390×844 in place. No service worker: it has no part in a layout, and its
+install would fetch the app shell once a screen. A screen fails on sideways scroll,
 on text wider than its box (cut, or spilling out of it), on a control over another, and on
 text under a badge; every problem of a screen is said in its one assertion message."""
 
@@ -38,37 +40,38 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dic
         yield base, play(base)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 @pytest.mark.parametrize("screen", SCREENS, ids=[screen[0] for screen in SCREENS])
 def test_layout(
-    browser: Browser,
-    evening: tuple[str, dict[str, int]],
-    screen: tuple[str, str, Any, bool],
-    size: tuple[int, int],
+    browser: Browser, evening: tuple[str, dict[str, int]], screen: tuple[str, str, Any, bool]
 ) -> None:
-    """The screen opened once in the light theme and checked, then checked again with the phone
-    switched to dark (the page follows the phone's theme as it changes: no second load)."""
+    """The screen opened once at the first size in the light theme and checked, then checked
+    again with the phone switched to dark, and so at each size after (the page follows the
+    phone's theme and window as they change: no second load)."""
     base, ids = evening
     name, path, action, _ = screen
-    width, height = size
+    (width, height), *wider = SIZES
     context = browser.new_context(
         viewport={"width": width, "height": height},
         is_mobile=True,
         has_touch=True,
         color_scheme="light",
+        service_workers="block",
     )
     problems: list[str] = []
     try:
         page = context.new_page()
         page.set_default_timeout(10_000)
         open_screen(page, base, ids, path, action)
-        for theme in THEMES:
-            page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
-            dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
-            assert dark == (theme == "dark"), f"{name}: the page did not switch to {theme}"
-            problems += [
-                f"{theme}: {problem}" for problem in page.evaluate(CHECK, ALLOWED.get(name, []))
-            ]
+        for size in [(width, height), *wider]:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            for theme in THEMES if size == (width, height) else THEMES[::-1]:
+                page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
+                dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+                assert dark == (theme == "dark"), f"{name}: the page did not switch to {theme}"
+                problems += [
+                    f"{size[0]}×{size[1]}, {theme}: {problem}"
+                    for problem in page.evaluate(CHECK, ALLOWED.get(name, []))
+                ]
     finally:
         context.close()
-    assert not problems, f"{name} at {width}×{height}:\n" + "\n".join(problems)
+    assert not problems, f"{name}:\n" + "\n".join(problems)
