@@ -15,7 +15,7 @@ from typing import NoReturn
 
 import pytest
 from drive import WAIT, ChromiumPhone, Phone, webkit_missing, webkit_phone, xvfb
-from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, Network, serving
+from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, Network, phone_page, serving
 
 ENGINES = ["chromium", "webkit"]
 
@@ -80,25 +80,15 @@ def network(live_server: str) -> Iterator[Network]:
 @pytest.fixture
 def page(browser: object, live_server: str) -> Iterator[object]:
     """A phone-sized page (390x844, touch) in a fresh browser context."""
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport=PHONE, has_touch=True, is_mobile=True, accept_downloads=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    with phone_page(browser, accept_downloads=True) as opened:
+        yield opened
 
 
 @pytest.fixture
 def page_without_worker(browser: object, live_server: str) -> Iterator[object]:
     """A phone page whose requests Playwright can route (no service worker in between)."""
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block"
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    with phone_page(browser, service_workers="block") as opened:
+        yield opened
 
 
 @pytest.fixture(params=ENGINES)

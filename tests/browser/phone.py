@@ -67,6 +67,21 @@ def serving(folder: Path, secret: str = "browser-test") -> Iterator[str]:
             db.engine.dispose()
 
 
+@contextmanager
+def phone_page(browser: Any, **options: Any) -> Iterator[Any]:
+    """A page in a browser context of its own (its own cookies and storage): a phone's, 390×844
+    with touch, unless `options` say otherwise; the context closed at the end."""
+    context = browser.new_context(
+        **{"viewport": PHONE, "has_touch": True, "is_mobile": True, **options}
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        yield page
+    finally:
+        context.close()
+
+
 def starting_with(*values: str) -> list[re.Pattern[str]]:
     """What each cell of a round's row starts with: its score, the cell's one number (a rack
     typed as tiles, or "dropped", may follow it, never a second number such as a running

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from contract import LONG_NAMES
 from factories import add_round, new_session, went_out
-from phone import PHONE, round_cells, starting_with
+from phone import PHONE, phone_page, round_cells, starting_with
 from playwright.sync_api import Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -29,11 +29,8 @@ def background(page: Page) -> str:
 @pytest.fixture
 def other_phone(browser: Any) -> Iterator[Page]:
     """A second phone at the table: a browser context of its own (its own cookies)."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    phone = context.new_page()
-    phone.set_default_timeout(10_000)
-    yield phone
-    context.close()
+    with phone_page(browser) as phone:
+        yield phone
 
 
 def test_a_round_saved_on_one_phone_appears_on_the_other(

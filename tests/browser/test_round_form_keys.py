@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from factories import add_round, new_session, stored_rounds, went_out
-from phone import CHROMIUM, CHROMIUM_ARGS, PHONE
+from phone import CHROMIUM, CHROMIUM_ARGS, phone_page
 from playwright.sync_api import Browser, Page, Route, expect
 
 PLAYERS = ["Ann", "Bo", "Cy"]
@@ -36,10 +36,8 @@ def phone_with_back_cache(browser: Browser, live_server: str) -> Iterator[Page]:
         ignore_default_args=["--disable-back-forward-cache"],
     )
     try:
-        context = chromium.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        yield page
+        with phone_page(chromium) as page:
+            yield page
     finally:
         chromium.close()
 

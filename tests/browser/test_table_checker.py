@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from factories import new_session
-from phone import PHONE
+from phone import PHONE, phone_page
 from playwright.sync_api import Browser, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -137,11 +137,8 @@ def test_phone_layout_targets_and_no_sideways_scroll(page: Page, live_server: st
 
 @pytest.fixture
 def no_script_page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, java_script_enabled=False)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    with phone_page(browser, is_mobile=False, java_script_enabled=False) as page:
+        yield page
 
 
 def test_without_javascript_the_forms_post(no_script_page: Page, live_server: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.support import Translations
 from factories import new_session
-from phone import PHONE
+from phone import phone_page
 from playwright.sync_api import Browser, Locator, Page, expect
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
@@ -211,11 +211,8 @@ def test_a_cards_session_shows_suits_and_stores_cards(page: Page, live_server: s
 @pytest.fixture
 def french_page(browser: Browser) -> Iterator[Page]:
     """A phone whose browser asks for French."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, locale="fr-FR")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    with phone_page(browser, locale="fr-FR") as page:
+        yield page
 
 
 def test_the_keypad_comes_at_first_use_in_the_page_language_even_offline(
