@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -428,47 +429,39 @@ TEXT_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "aria-descriptio
 ALLOWED = {"Enter", "Escape", "Content-Type", "Accept", "If-None-Match", "Retry-After"}
 
 
-def split_args(masked: str, start: int) -> tuple[list[str], int]:
-    """The top-level arguments of the call whose `(` is just before `start`."""
+def bracketed(masked: str, start: int) -> Iterator[tuple[str, int]]:
+    """The characters from `start` on, each with its bracket depth, up to the bracket that
+    closes the level `start` stands at."""
     depth = 0
-    args: list[str] = []
-    current: list[str] = []
-    j = start
-    while j < len(masked):
-        ch = masked[j]
+    for ch in masked[start:]:
+        if ch in ")]}":
+            if depth == 0:
+                return
+            depth -= 1
+        yield ch, depth
         if ch in "([{":
             depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                args.append("".join(current))
-                return args, j
-            depth -= 1
-        elif ch == "," and depth == 0:
-            args.append("".join(current))
-            current = []
-            j += 1
-            continue
-        current.append(ch)
-        j += 1
-    return args, j
+
+
+def split_args(masked: str, start: int) -> list[str]:
+    """The top-level arguments of the call whose `(` is just before `start`."""
+    args = [""]
+    for ch, depth in bracketed(masked, start):
+        if ch == "," and depth == 0:
+            args.append("")
+        else:
+            args[-1] += ch
+    return args
 
 
 def expression(masked: str, start: int) -> str:
     """From `start` to the end of the expression: a `;`, `,` or closing bracket at depth 0."""
-    depth = 0
-    j = start
-    while j < len(masked):
-        ch = masked[j]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        elif ch in ";," and depth == 0:
+    taken = []
+    for ch, depth in bracketed(masked, start):
+        if ch in ";," and depth == 0:
             break
-        j += 1
-    return masked[start:j]
+        taken.append(ch)
+    return "".join(taken)
 
 
 def words(text: str) -> bool:
@@ -497,7 +490,7 @@ def untranslated(source: str) -> list[str]:
     for match in re.finditer(r"(?<![\w$])(\w+)\(", masked):
         if match[1] not in CALLED:
             continue
-        args, _ = split_args(masked, match.end())
+        args = split_args(masked, match.end())
         wanted = CALLED[match[1]]
         for position, arg in enumerate(args):
             if wanted is None or position in wanted:
@@ -505,12 +498,12 @@ def untranslated(source: str) -> list[str]:
     for match in re.finditer(
         r"\.(?:append|prepend|after|before|replaceChildren|replaceWith)\(", masked
     ):
-        args, _ = split_args(masked, match.end())
+        args = split_args(masked, match.end())
         for arg in args:
             if re.fullmatch(r"\s*⟦\d+⟧\s*", arg):  # a literal child, not one inside a call
                 check(arg, "a text child")
     for match in re.finditer(r"\bel\(", masked):  # checker.js, keypad.js: el(tag, class, ...kids)
-        args, _ = split_args(masked, match.end())
+        args = split_args(masked, match.end())
         for arg in args[2:]:
             if re.fullmatch(r"\s*⟦\d+⟧\s*", arg):
                 check(arg, "a text child")
