@@ -6,7 +6,7 @@ import hashlib
 import json
 
 from flask import Blueprint, Response, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import force_locale, gettext
 
 from scorekeeper.web.assets import ON_DEMAND, Asset, shelf, words_of
 from scorekeeper.web.i18n import LANGUAGE_VARY, current_locale, languages
@@ -74,9 +74,21 @@ def shell_files(lang: str) -> list[Asset]:
 def service_worker() -> Response:
     """The service worker: caches the shell, serves pages network-first with the last good
     copy as fallback. Never cached itself, so a new version is picked up at once. Pages
-    register it with their language (`?lang=`); without one, the phone's."""
+    register it with their language (`?lang=`), which its words and offline page are in;
+    without one, the phone's."""
     lang = request.args.get("lang", "")
-    files = shell_files(lang if lang in languages() else current_locale())
+    if lang not in languages():
+        lang = current_locale()
+    with force_locale(lang):
+        script = _worker_script(lang)
+    response = Response(script, mimetype="application/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = LANGUAGE_VARY  # without `?lang=`, the phone's language's
+    return response
+
+
+def _worker_script(lang: str) -> str:
+    files = shell_files(lang)
     digest = hashlib.sha256()
     for found in files:
         digest.update(f"{found.name}:{found.digest}\n".encode())
@@ -84,7 +96,7 @@ def service_worker() -> Response:
         url_for("static", filename=found.name): url_for("static", filename=found.fingerprinted)
         for found in files
     }
-    script = render_template(
+    return render_template(
         "pwa/sw.js",
         version=digest.hexdigest()[:16],
         shell=list(current.values()),
@@ -94,7 +106,3 @@ def service_worker() -> Response:
         sessions=url_for("sessions.show", session_id=0).removesuffix("0") + "*",
         offline_page=render_template("pwa/offline.html"),
     )
-    response = Response(script, mimetype="application/javascript")
-    response.headers["Cache-Control"] = "no-cache"
-    response.headers["Vary"] = LANGUAGE_VARY  # its words are the phone's language's
-    return response

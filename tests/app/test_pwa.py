@@ -112,9 +112,9 @@ def test_the_service_worker_is_served_at_the_root(client: FlaskClient) -> None:
 
 def test_the_worker_keeps_the_words_of_the_pages_language(client: FlaskClient) -> None:
     """The words of the scripts fetched on demand, in the language of the pages only: a page
-    registers the worker with its language, and a French page's worker keeps French words and
-    no other language's (another worker than an English page's: a language picked in the
-    footer installs it at the next page). Asked without one, the phone's language."""
+    registers the worker with its language, and a French page's worker keeps French words (its
+    offline page in French) and no other language's; another worker than an English page's (a
+    language picked in the footer installs it at the next page). Without one, the phone's."""
     french_page = client.get("/", headers={"Accept-Language": "fr"}).text
     assert 'data-service-worker="/sw.js?lang=fr"' in french_page
     words = re.compile(r"/static/words/(\w+)/")
@@ -129,6 +129,8 @@ def test_the_worker_keeps_the_words_of_the_pages_language(client: FlaskClient) -
         script = client.get(asked, headers=headers).text
         shell = re.search(r"const SHELL_FILES = (\[.*?\]);", script)[1]
         kept[asked] = set(words.findall(shell))
+        offline_page = json.loads(re.search(r"const OFFLINE_PAGE = (\".*?\");\n", script)[1])
+        assert f'<html lang="{min(kept[asked])}">' in offline_page, asked
         versions[asked] = version.search(script)[1]
     assert kept == {
         "/sw.js?lang=en": {"en"},
