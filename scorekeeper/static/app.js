@@ -108,7 +108,7 @@
   window.ScorekeeperText = { t, tn, formatter, number: (n) => numbers.format(n) };
 })();
 
-/* Register the service worker (data-service-worker of this script's tag, /sw.js?lang=…, the
+/* Register the service worker (data-sw of this script's tag, /sw.js?lang=…, the
    page's language: a page in another language installs the worker with its words): it keeps
    the app shell and the last good copy of each page on this phone, so an open session
    survives a Wi-Fi blip. Browsers allow service workers only over https or on localhost;
@@ -117,6 +117,6 @@
   "use strict";
   const script = document.currentScript;
   if (!script || !("serviceWorker" in navigator) || !window.isSecureContext) return;
-  const url = script.dataset.serviceWorker;
+  const url = script.dataset.sw;
   window.addEventListener("load", () => navigator.serviceWorker.register(url).catch(() => undefined));
 })();

@@ -746,7 +746,7 @@ def test_every_page_loads_the_theme_first_and_offers_the_choice(client: FlaskCli
     page = client.get("/").get_data(as_text=True)
     head = page.split("</head>")[0]
     # One script for every page, run before the page is drawn (not deferred): the theme first.
-    app_js = r'<script src="/static/app\.[0-9a-f]{10}\.js" data-service-worker="/sw.js"></script>'
+    app_js = r'<script src="/static/app\.[0-9a-f]{10}\.js" data-sw="/sw.js\?lang=en"></script>'
     assert re.search(app_js, head)
     assert re.search(r'<link rel="stylesheet" href="/static/app\.[0-9a-f]{10}\.css">', head)
     # The theme is one icon button in the header, naming the three choices it goes through.

@@ -116,7 +116,7 @@ def test_the_worker_keeps_the_words_of_the_pages_language(client: FlaskClient) -
     offline page in French) and no other language's; another worker than an English page's (a
     language picked in the footer installs it at the next page). Without one, the phone's."""
     french_page = client.get("/", headers={"Accept-Language": "fr"}).text
-    assert 'data-service-worker="/sw.js?lang=fr"' in french_page
+    assert 'data-sw="/sw.js?lang=fr"' in french_page
     words = re.compile(r"/static/words/(\w+)/")
     version = re.compile(r'const VERSION = "([0-9a-f]+)";')
     kept, versions = {}, {}
@@ -161,7 +161,7 @@ def test_pages_link_the_manifest_and_register_the_worker(client: FlaskClient) ->
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert re.search(
-        rf'<script src="{fingerprinted("app.js")}" data-service-worker="/sw.js\?lang=en">', page
+        rf'<script src="{fingerprinted("app.js")}" data-sw="/sw.js\?lang=en">', page
     )
     assert '<meta name="theme-color"' in page
     base = (TEMPLATES / "base.html").read_text(encoding="utf-8")
