@@ -160,9 +160,7 @@ def test_the_worker_changes_when_the_shell_does(
 def test_pages_link_the_manifest_and_register_the_worker(client: FlaskClient) -> None:
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    assert re.search(
-        rf'<script src="{fingerprinted("app.js")}" data-sw="/sw.js\?lang=en">', page
-    )
+    assert re.search(rf'<script src="{fingerprinted("app.js")}" data-sw="/sw.js\?lang=en">', page)
     assert '<meta name="theme-color"' in page
     base = (TEMPLATES / "base.html").read_text(encoding="utf-8")
     assert "pwa.web_manifest" in base
