@@ -44,6 +44,8 @@ def test_the_manifest_describes_an_installable_app(client: FlaskClient) -> None:
     response = client.get("/manifest.webmanifest")
     assert response.status_code == 200
     assert response.mimetype == "application/manifest+json"
+    # Its description is in the phone's language, which the language cookie chooses too.
+    assert {"Accept-Language", "Cookie"} <= set(re.split(r",\s*", response.headers["Vary"]))
     manifest = json.loads(response.get_data(as_text=True))
     assert manifest["name"] == "Scorekeeper"
     assert manifest["short_name"] == "Scorekeeper"
