@@ -15,7 +15,7 @@ from typing import NoReturn
 
 import pytest
 from drive import WAIT, ChromiumPhone, Phone, webkit_missing, webkit_phone, xvfb
-from phone import CHROMIUM, CHROMIUM_ARGS, PHONE, Network, phone_page, serving
+from phone import CHROMIUM, CHROMIUM_ARGS, Network, phone_page, serving
 
 ENGINES = ["chromium", "webkit"]
 
@@ -104,10 +104,7 @@ def open_phone(engine: str, request: pytest.FixtureRequest) -> Iterator[Callable
 
         def open_one() -> Phone:
             if engine == "chromium":
-                browser = request.getfixturevalue("browser")
-                context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-                opened.callback(context.close)
-                page = context.new_page()
+                page = opened.enter_context(phone_page(request.getfixturevalue("browser")))
                 page.set_default_timeout(WAIT * 1000)
                 return ChromiumPhone(page)
             return opened.enter_context(webkit_phone(request.getfixturevalue("webkit_display")))

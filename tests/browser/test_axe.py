@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 from factories import add_round, api, new_session, paper, went_out
-from phone import PHONE
+from phone import phone_page
 from playwright.sync_api import Browser, Page, expect
 
 AXE = (
@@ -134,19 +134,11 @@ def assert_accessible(page: Page, name: str) -> None:
 def axe_page(browser: Browser) -> Iterator[Page]:
     """A phone page, light at first; the CSP bypassed for axe only. No service worker: it has
     no part in what axe checks, and its install would fetch the app shell in every test."""
-    context = browser.new_context(
-        viewport=PHONE,
-        has_touch=True,
-        is_mobile=True,
-        bypass_csp=True,
-        color_scheme="light",
-        service_workers="block",
-    )
-    context.add_init_script(path=str(AXE))
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+    with phone_page(
+        browser, bypass_csp=True, color_scheme="light", service_workers="block"
+    ) as page:
+        page.context.add_init_script(path=str(AXE))
+        yield page
 
 
 @pytest.fixture

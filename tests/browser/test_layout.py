@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from phone import serving
+from phone import phone_page, serving
 from playwright.sync_api import Browser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -49,29 +49,23 @@ def test_layout(
     phone's theme and window as they change: no second load)."""
     base, ids = evening
     name, path, action, _ = screen
-    (width, height), *wider = SIZES
-    context = browser.new_context(
+    width, height = SIZES[0]
+    problems: list[str] = []
+    with phone_page(
+        browser,
         viewport={"width": width, "height": height},
-        is_mobile=True,
-        has_touch=True,
         color_scheme="light",
         service_workers="block",
-    )
-    problems: list[str] = []
-    try:
-        page = context.new_page()
-        page.set_default_timeout(10_000)
+    ) as page:
         open_screen(page, base, ids, path, action)
-        for size in [(width, height), *wider]:
-            page.set_viewport_size({"width": size[0], "height": size[1]})
-            for theme in THEMES if size == (width, height) else THEMES[::-1]:
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            for theme in THEMES:
                 page.emulate_media(color_scheme=theme)  # type: ignore[arg-type]
                 dark = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
                 assert dark == (theme == "dark"), f"{name}: the page did not switch to {theme}"
                 problems += [
-                    f"{size[0]}×{size[1]}, {theme}: {problem}"
+                    f"{width}×{height}, {theme}: {problem}"
                     for problem in page.evaluate(CHECK, ALLOWED.get(name, []))
                 ]
-    finally:
-        context.close()
     assert not problems, f"{name}:\n" + "\n".join(problems)
