@@ -101,13 +101,6 @@ def given(rules: BaseModel | None) -> dict[str, Any] | None:
     return None if rules is None else rules.model_dump(exclude_unset=True)
 
 
-def settings_from_body(rules: object, declaration: type[Settings] = Settings) -> Settings:
-    """Settings from a body's `rules`: an unknown key or a wrong type is a bad request (400),
-    a value out of range a rules violation (422); both carry bad_setting."""
-    asked = None if rules is None else read(rules_model(declaration), rules)
-    return declaration.from_dict(given(asked))
-
-
 class NewSession(Body):
     """A new session (POST /sessions)."""
 

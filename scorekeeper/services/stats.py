@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -151,20 +150,6 @@ class PlayerStats:
     @property
     def has_newer(self) -> bool:
         return self.page > 1
-
-
-def current_streak(won_latest_first: Sequence[bool]) -> Streak | None:
-    """How many of the latest finished sessions in a row were all won (or all not won): the
-    rule that _figures works out in SQL, written out (the tests hold the two to it)."""
-    if not won_latest_first:
-        return None
-    first = won_latest_first[0]
-    length = 0
-    for won in won_latest_first:
-        if won != first:
-            break
-        length += 1
-    return Streak(first, length)
 
 
 # -- Reading the database ---------------------------------------------------------------------

@@ -200,8 +200,21 @@ def test_a_tie_for_best_or_worst_is_the_earliest_round(app: Flask) -> None:
         ([False, True, True], Streak(False, 1)),
     ],
 )
-def test_current_streak(latest_first: list[bool], streak: Streak | None) -> None:
-    assert stats.current_streak(latest_first) == streak
+def test_the_streak_is_the_latest_finished_sessions_that_went_one_way(
+    app: Flask, latest_first: list[bool], streak: Streak | None
+) -> None:
+    """Ann's finished sessions, won or not, the latest first (one a week, a round each); a
+    session still being played counts for nothing."""
+    with app.app_context():
+        start = date(2025, 1, 5)
+        for week, won in enumerate(reversed(latest_first)):
+            round_ = went_out("Ann", Bo=5) if won else went_out("Bo", Ann=5)
+            record(["Ann", "Bo"], start + timedelta(weeks=week), 1, [round_], f"Week {week}")
+        later = start + timedelta(weeks=len(latest_first))
+        record(["Ann", "Bo"], later, 2, [went_out("Bo", Ann=5)], "Not finished")
+        ann = db.session.scalar(sa.select(Player.id).where(Player.name == "Ann"))
+        assert ann is not None
+        assert stats.get_player_stats(ann).streak == streak
 
 
 # -- The date filter ---------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from wtforms import BooleanField, IntegerField, SelectField
 
 from scorekeeper.rules import LABELS, RulesError, Settings, declared
 from scorekeeper.rules.settings import choice, switch, whole
-from scorekeeper.services.bodies import settings_from_body, settings_schema
+from scorekeeper.services.bodies import given, read, rules_model, settings_schema
 from scorekeeper.services.errors import BadRequest
 from scorekeeper.web.forms.common import (
     BOOLEAN_SETTINGS,
@@ -99,6 +99,13 @@ def test_the_rules_validate_them(values: dict[str, Any], message: str) -> None:
     assert problems_of(error) == [("bad_setting", next(iter(values)), message)]
     good = {"tiles_per_rack": 20, "pass_to": "right", "open_racks": True}
     assert HouseSettings.from_dict(good).to_dict() == {**HouseSettings().to_dict(), **good}
+
+
+def settings_from_body(rules: object, declaration: type[Settings] = Settings) -> Settings:
+    """Settings from a body's `rules` read as the API reads a new session's (services/
+    sessions.py): the body's model of the declaration, then the rules' own check."""
+    asked = None if rules is None else read(rules_model(declaration), rules)
+    return declaration.from_dict(given(asked))
 
 
 def test_the_api_checks_their_json_types_then_their_values() -> None:
