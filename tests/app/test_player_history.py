@@ -26,6 +26,7 @@ from scorekeeper.services.stats import (
     PlayerStats,
     RoundMark,
     SessionResult,
+    Streak,
 )
 
 FAMILY = ["Ann", "Bo", "Cy", "Di", "Eve"]
@@ -123,6 +124,20 @@ def expected_seat(every: list[_Evening], player_id: int) -> int | None:
     return places.pop() if len(places) == 1 else None
 
 
+def current_streak(won_latest_first: list[bool]) -> Streak | None:
+    """How many of the latest finished sessions in a row went the same way (all won, or all
+    not won), counted one by one: what stats works out in one SQL statement."""
+    if not won_latest_first:
+        return None
+    first = won_latest_first[0]
+    length = 0
+    for won in won_latest_first:
+        if won != first:
+            break
+        length += 1
+    return Streak(first, length)
+
+
 def expected_stats(
     evenings: list[_Evening], names: dict[int, str], player_id: int, always_at: int | None
 ) -> PlayerStats:
@@ -183,7 +198,7 @@ def expected_stats(
         average_score=sum(m.score for m in marks) / len(marks) if marks else None,
         best=max(marks, key=lambda m: m.score, default=None),
         worst=min(marks, key=lambda m: m.score, default=None),
-        streak=stats.current_streak(won),
+        streak=current_streak(won),
         head_to_head=tuple(h2h),
         history=tuple(history),
         seat=always_at,
