@@ -62,9 +62,8 @@ def web_manifest() -> Response:
 
 
 def shell_files(lang: str) -> list[Asset]:
-    """The static files of the app shell, in a stable order, and the words of each script
-    fetched on demand in `lang`, the language of the pages (the tile keypad speaks it offline).
-    Another language picked in the footer is another worker, installed by the next page."""
+    """The app shell's static files, in a stable order, and the words in `lang` of each script
+    fetched on demand (docs/DESIGN.md: the worker keeps the pages' language)."""
     assets = shelf().assets
     files = [found for name, found in sorted(assets.items()) if name.endswith(SHELL_SUFFIXES)]
     return files + [words_of(name, lang) for name in ON_DEMAND if name in assets]
@@ -72,10 +71,8 @@ def shell_files(lang: str) -> list[Asset]:
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker: caches the shell, serves pages network-first with the last good
-    copy as fallback. Never cached itself, so a new version is picked up at once. Pages
-    register it with their language (`?lang=`), which its words and offline page are in;
-    without one, the phone's."""
+    """The service worker (never cached itself), in the language a page registers it with
+    (`?lang=`), else the phone's: docs/DESIGN.md says what it keeps and serves."""
     lang = request.args.get("lang", "")
     if lang not in languages():
         lang = current_locale()
