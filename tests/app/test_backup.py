@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from factories import wipe
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -43,18 +44,12 @@ def _evening(app: Flask) -> int:
         return view.id
 
 
-def _wipe() -> None:
-    for table in reversed(db.metadata.sorted_tables):
-        db.session.execute(table.delete())
-    db.session.commit()
-
-
 def test_json_export_imports_back_exactly(app: Flask) -> None:
     session_id = _evening(app)
     with app.app_context():
         before = backup.export_everything()
         table_before = views.get_session(session_id)
-        _wipe()
+        wipe()
         counts = backup.import_everything(json.loads(json.dumps(before)))
         after = backup.export_everything()
         assert counts["entries"] == 9 and counts["rounds"] == 3
@@ -92,7 +87,7 @@ def test_cli_json_round_trip(app: Flask, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "3 rounds" in result.output
     with app.app_context():
-        _wipe()
+        wipe()
     result = runner.invoke(args=["import-json", str(out)])
     assert result.exit_code == 0, result.output
     with app.app_context():
@@ -178,7 +173,7 @@ def test_an_import_moves_the_generation_on(app: Flask) -> None:
     seen = _phone_etag(phone, session_id)
     with app.app_context():
         document = backup.export_everything()
-        _wipe()
+        wipe()
         backup.import_everything(document)
     again = phone.get(f"/api/v1/sessions/{session_id}", headers={"If-None-Match": seen})
     assert again.status_code == 200

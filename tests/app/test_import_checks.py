@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from factories import wipe
 from flask import Flask
 
 from scorekeeper.extensions import db
@@ -42,9 +43,7 @@ def export(app: Flask) -> Iterator[Document]:
             {"ending": "went_out", "winner": "Di", "racks": {"Ann": 200}, "confirm": True},
         )
         document = backup.export_everything()
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
+        wipe()
     yield json.loads(json.dumps(document))
 
 

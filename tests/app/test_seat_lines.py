@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
-from factories import went_out
+from factories import went_out, wipe
 from flask import Flask
 
 from scorekeeper.extensions import db
@@ -133,9 +133,7 @@ def test_a_backup_from_before_the_seat_lines_imports_with_them(app: Flask) -> No
         sessions.create_session(["Ann", "Bo"], "Monday", 3)
         expected = stored_lines()
         document = _without_lines(backup.export_everything())
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
+        wipe()
         backup.import_everything(document)
         assert stored_lines() == expected
         assert expected[(view.id, "Ann")]["won"] and expected[(view.id, "Ann")]["total"] == 29

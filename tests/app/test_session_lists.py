@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from babel.dates import format_date
-from factories import went_out
+from factories import went_out, wipe
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
@@ -116,9 +116,7 @@ def test_a_backup_from_before_the_summaries_imports_with_them(app: Flask) -> Non
         sessions.create_session(["Ann", "Bo"], "Monday", 3)
         expected = lists.list_sessions()
         document = _without_summaries(backup.export_everything())
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
+        wipe()
         backup.import_everything(document)
         assert lists.list_sessions() == expected
         assert expected[1].winners == ("Ann",) and expected[1].leading_total == 29
@@ -134,9 +132,7 @@ def test_flask_import_json_fills_the_summaries(
         expected = lists.list_sessions()
         export = tmp_path / "old.json"
         export.write_text(json.dumps(_without_summaries(backup.export_everything())))
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
+        wipe()
     result = runner.invoke(args=["import-json", str(export)])
     assert result.exit_code == 0, result.output
     with app.app_context():
