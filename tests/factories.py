@@ -22,6 +22,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.rules import Settings
+from scorekeeper.services import rounds, sessions
 
 API = "/api/v1"
 
@@ -184,6 +185,16 @@ def let_go(app: Flask) -> None:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def two_evenings() -> int:
+    """In the app's context, through the services: Sunday (Ann, Bo and Cy, both its rounds played:
+    Ann wins on 29) and Monday (Ann and Bo, none played yet); Sunday's id."""
+    sunday = sessions.create_session(["Ann", "Bo", "Cy"], "Sunday", 2)
+    rounds.add_round(sunday.id, went_out("Ann", Bo=22, Cy=8))
+    rounds.add_round(sunday.id, went_out("Cy", Ann=1, Bo=2))
+    sessions.create_session(["Ann", "Bo"], "Monday", 3)
+    return sunday.id
 
 
 def wipe() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
-from factories import went_out, wipe
+from factories import two_evenings, went_out, wipe
 from flask import Flask
 
 from scorekeeper.extensions import db
@@ -127,16 +127,13 @@ def _without_lines(document: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_backup_from_before_the_seat_lines_imports_with_them(app: Flask) -> None:
     with app.app_context():
-        view = sessions.create_session(["Ann", "Bo", "Cy"], "Sunday", 2)
-        rounds.add_round(view.id, went_out("Ann", Bo=22, Cy=8))
-        rounds.add_round(view.id, went_out("Cy", Ann=1, Bo=2))
-        sessions.create_session(["Ann", "Bo"], "Monday", 3)
+        sunday = two_evenings()
         expected = stored_lines()
         document = _without_lines(backup.export_everything())
         wipe()
         backup.import_everything(document)
         assert stored_lines() == expected
-        assert expected[(view.id, "Ann")]["won"] and expected[(view.id, "Ann")]["total"] == 29
+        assert expected[(sunday, "Ann")]["won"] and expected[(sunday, "Ann")]["total"] == 29
         assert_lines_true()
 
 

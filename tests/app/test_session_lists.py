@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from babel.dates import format_date
-from factories import went_out, wipe
+from factories import two_evenings, went_out, wipe
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
@@ -110,10 +110,7 @@ def _without_summaries(document: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_backup_from_before_the_summaries_imports_with_them(app: Flask) -> None:
     with app.app_context():
-        view = sessions.create_session(["Ann", "Bo", "Cy"], "Sunday", 2)
-        rounds.add_round(view.id, went_out("Ann", Bo=22, Cy=8))
-        rounds.add_round(view.id, went_out("Cy", Ann=1, Bo=2))
-        sessions.create_session(["Ann", "Bo"], "Monday", 3)
+        two_evenings()
         expected = lists.list_sessions()
         document = _without_summaries(backup.export_everything())
         wipe()
